@@ -1,0 +1,15 @@
+export { DomainError, type ErrorData } from './domain-error';
+export {
+  badRequest,
+  invalidParams,
+  missingParams,
+  notFound,
+  conflict,
+  unprocessable,
+  unauthorized,
+  forbidden,
+  gone,
+  tooManyRequests,
+  internalError,
+} from './factories';
+export { toErrorBody, type ErrorBody } from './error-body';

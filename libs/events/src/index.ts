@@ -1,0 +1,9 @@
+export { defineEvent, type EventType, type EventCodec } from './event-type';
+export { type EventEnvelope, envelopeHeaders, envelopeFromHeaders } from './envelope';
+export { type EventTransport, type TransportMessage, type StopConsuming, subjectMatches } from './transport';
+export { connectJetStream, type JetStreamOptions } from './jetstream-transport';
+export { InProcessTransport } from './in-process-transport';
+export { recordEvent } from './outbox';
+export { OutboxRelay } from './outbox-relay';
+export { consumeEvent, type EventHandler } from './consumer';
+export { runWithTraceparent, currentTraceparent, newTraceparent } from './trace-context';

@@ -1,0 +1,162 @@
+import { connect, headers as natsHeaders, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import type { Logger } from 'pino';
+import type { EventTransport, StopConsuming, TransportMessage } from './transport';
+
+export interface JetStreamOptions {
+  url: string;
+  /** Stream name (`SHOP`); tests use one stream per test file. */
+  stream: string;
+  /** First subject token (`shop`); the stream captures `<prefix>.>`. */
+  subjectPrefix: string;
+  /** Connection name shown by the server (the service's name). */
+  name: string;
+  logger: Logger;
+}
+
+const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** Connects to NATS, makes sure the stream exists, and returns a JetStream-backed transport. */
+export async function connectJetStream(options: JetStreamOptions): Promise<EventTransport> {
+  const nc = await connect({
+    servers: options.url,
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1000,
+  });
+  const jsm = await jetstreamManager(nc);
+  await ensureStream(jsm, options);
+  return new JetStreamTransport(nc, jsm, jetstream(nc), options);
+}
+
+async function ensureStream(jsm: JetStreamManager, options: JetStreamOptions): Promise<void> {
+  const config = {
+    name: options.stream,
+    subjects: [`${options.subjectPrefix}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    max_age: nanos(MAX_AGE_MS),
+  };
+  try {
+    await jsm.streams.info(options.stream);
+  } catch {
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      // A sibling service created it first.
+      await jsm.streams.info(options.stream).catch(() => Promise.reject(err));
+    }
+  }
+}
+
+class JetStreamTransport implements EventTransport {
+  readonly kind = 'jetstream' as const;
+  private connected = true;
+  private readonly stops = new Set<StopConsuming>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly options: JetStreamOptions,
+  ) {
+    void this.watchStatus();
+  }
+
+  subjectFor(subject: string): string {
+    return `${this.options.subjectPrefix}.${subject}`;
+  }
+
+  async publish(message: TransportMessage): Promise<void> {
+    const id = message.headers['Nats-Msg-Id'];
+    await this.js.publish(message.subject, message.data, { msgID: id, headers: toNatsHeaders(message.headers) });
+  }
+
+  async consume(
+    durable: string,
+    subject: string,
+    handler: (message: TransportMessage) => Promise<void>,
+  ): Promise<StopConsuming> {
+    await this.jsm.consumers.add(this.options.stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: subject,
+      ack_wait: nanos(30_000),
+    });
+    const consumer = await this.js.consumers.get(this.options.stream, durable);
+    const messages = await consumer.consume({ max_messages: 64 });
+    const loop = (async () => {
+      for await (const msg of messages) await this.handle(msg, handler);
+    })();
+    const stop = async () => {
+      this.stops.delete(stop);
+      await messages.close();
+      await loop.catch(() => undefined);
+    };
+    this.stops.add(stop);
+    return stop;
+  }
+
+  subscribe(subject: string, handler: (message: TransportMessage) => void): () => void {
+    const sub = this.nc.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return;
+        handler({ subject: msg.subject, data: msg.data, headers: fromNatsHeaders(msg.headers) });
+      },
+    });
+    return () => sub.unsubscribe();
+  }
+
+  isConnected(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.stops].map((stop) => stop()));
+    if (!this.nc.isClosed()) await this.nc.drain();
+  }
+
+  private async handle(msg: JsMsg, handler: (message: TransportMessage) => Promise<void>): Promise<void> {
+    try {
+      await handler({ subject: msg.subject, data: msg.data, headers: fromNatsHeaders(msg.headers) });
+      msg.ack();
+    } catch (err) {
+      const attempt = msg.info.deliveryCount;
+      this.options.logger.warn({ err, subject: msg.subject, attempt }, 'event handler failed; redelivering');
+      msg.nak(Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)));
+    }
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') this.connected = true;
+    }
+  }
+}
+
+function toNatsHeaders(headers: Record<string, string>): MsgHdrs {
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(headers)) h.set(key, value);
+  return h;
+}
+
+function fromNatsHeaders(headers: MsgHdrs | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const key of headers.keys()) out[key] = headers.get(key);
+  return out;
+}

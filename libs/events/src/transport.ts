@@ -1,0 +1,39 @@
+export interface TransportMessage {
+  subject: string;
+  data: Uint8Array;
+  headers: Record<string, string>;
+}
+
+export type StopConsuming = () => Promise<void>;
+
+/**
+ * What carries events between services: NATS JetStream in tests and
+ * production, an in-process bus for the single-process development launcher.
+ */
+export interface EventTransport {
+  readonly kind: 'jetstream' | 'in-process';
+  /** Full subject for a prefix-less subject (`customers.customer_created.v1`). */
+  subjectFor(subject: string): string;
+  /** Resolves once the broker has stored the message; duplicates (same Nats-Msg-Id) are dropped. */
+  publish(message: TransportMessage): Promise<void>;
+  /**
+   * Durable, at-least-once delivery to one named consumer group; a handler
+   * that throws gets the message again later.
+   */
+  consume(durable: string, subject: string, handler: (message: TransportMessage) => Promise<void>): Promise<StopConsuming>;
+  /** Every subscriber gets every message, best effort (cache invalidation). */
+  subscribe(subject: string, handler: (message: TransportMessage) => void): () => void;
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+/** NATS subject matching: `*` matches one token, `>` the rest. */
+export function subjectMatches(pattern: string, subject: string): boolean {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
+  }
+  return p.length === s.length;
+}

@@ -1,0 +1,3 @@
+export { type CallerContext, anonymousCaller, callerToMetadata, callerFromMetadata } from './caller-context';
+export { toServiceError, fromServiceError, grpcStatusForHttp } from './errors';
+export { openChannel, bindClient, type Channel, type PromiseClient, type CallOptions } from './client';

@@ -1,0 +1,71 @@
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { EntitySchema } from '@mikro-orm/core';
+import { ensureDatabaseExists } from './database-url';
+import { InboxEntry, OutboxMessage } from './messaging-tables';
+import type { SqlMigration } from './migrations';
+
+export interface DatabaseOptions {
+  /** postgres:// URL of this service's own database. */
+  url: string;
+  /** Postgres schema that holds every table of the service (its name, e.g. `customers`). */
+  schema: string;
+  entities: EntitySchema<any, any>[];
+  migrations: SqlMigration[];
+  poolSize?: number;
+  /** Create the database when missing (development, tests); off for provisioned databases. */
+  createDatabase?: boolean;
+}
+
+export interface Database {
+  orm: MikroORM;
+  schema: string;
+  /** A fresh EntityManager for one unit of work. */
+  em(): EntityManager;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a service's database through MikroORM. Every table lives in the
+ * service's own schema and every query is schema-qualified, so one embedded
+ * Postgres (PGlite) can hold every service in development without a shared
+ * search_path.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.createDatabase) await ensureDatabaseExists(options.url);
+  const config: Options = {
+    clientUrl: options.url,
+    schema: options.schema,
+    entities: [...options.entities, OutboxMessage, InboxEntry],
+    extensions: [Migrator],
+    migrations: {
+      tableName: `${options.schema}.mikro_orm_migrations`,
+      migrationsList: options.migrations,
+      snapshot: false,
+      silent: true,
+      transactional: true,
+      allOrNothing: true,
+    },
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+    debug: false,
+  };
+  const orm = await MikroORM.init(config);
+  return {
+    orm,
+    schema: options.schema,
+    em: () => orm.em.fork(),
+    async migrate() {
+      await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
+      const done = await orm.migrator.up();
+      return done.map((m) => m.name);
+    },
+    async ping() {
+      await orm.em.getConnection().execute('select 1');
+    },
+    close: () => orm.close(true),
+  };
+}

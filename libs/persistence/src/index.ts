@@ -1,0 +1,5 @@
+export { openDatabase, type Database, type DatabaseOptions } from './database';
+export { ensureDatabaseExists, databaseNameOf, withDatabaseName } from './database-url';
+export { sqlMigration, type SqlMigration } from './migrations';
+export { OutboxMessage, InboxEntry, messagingTablesSql } from './messaging-tables';
+export { isUniqueViolation } from './pg-errors';

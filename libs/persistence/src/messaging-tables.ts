@@ -1,0 +1,52 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** Events written in the same transaction as the change that caused them (transactional outbox). */
+export const OutboxMessage = defineEntity({
+  name: 'OutboxMessage',
+  tableName: 'outbox',
+  indexes: [{ name: 'outbox_occurred_at_idx', properties: ['occurredAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    subject: p.string(),
+    type: p.string(),
+    payload: p.blob(),
+    headers: p.json<Record<string, string>>(),
+    occurredAt: p.datetime(),
+    claimedUntil: p.datetime().nullable(),
+    attempts: p.integer().default(0),
+  },
+});
+
+/** Ids of events a durable consumer has handled: a redelivery finds its id here and changes nothing. */
+export const InboxEntry = defineEntity({
+  name: 'InboxEntry',
+  tableName: 'inbox',
+  properties: {
+    consumer: p.string().primary(),
+    eventId: p.uuid().primary(),
+    handledAt: p.datetime(),
+  },
+});
+
+/** DDL for the outbox and inbox tables, for a service's first migration. */
+export function messagingTablesSql(schema: string): string[] {
+  return [
+    `create table if not exists "${schema}"."outbox" (
+      "id" uuid primary key,
+      "subject" varchar(255) not null,
+      "type" varchar(255) not null,
+      "payload" bytea not null,
+      "headers" jsonb not null,
+      "occurred_at" timestamptz not null,
+      "claimed_until" timestamptz null,
+      "attempts" int not null default 0
+    )`,
+    `create index if not exists "outbox_occurred_at_idx" on "${schema}"."outbox" ("occurred_at")`,
+    `create table if not exists "${schema}"."inbox" (
+      "consumer" varchar(255) not null,
+      "event_id" uuid not null,
+      "handled_at" timestamptz not null,
+      primary key ("consumer", "event_id")
+    )`,
+  ];
+}

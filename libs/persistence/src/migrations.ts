@@ -1,0 +1,20 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export interface SqlMigration {
+  name: string;
+  class: new (...args: ConstructorParameters<typeof Migration>) => Migration;
+}
+
+/**
+ * A forward-only migration made of plain SQL statements. Services list theirs
+ * explicitly (no file globbing), so bundled images run the same migrations.
+ */
+export function sqlMigration(name: string, statements: string[]): SqlMigration {
+  class PlainSqlMigration extends Migration {
+    override name = name;
+    override up(): void {
+      for (const statement of statements) this.addSql(statement);
+    }
+  }
+  return { name, class: PlainSqlMigration };
+}

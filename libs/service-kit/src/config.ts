@@ -1,0 +1,60 @@
+import { Ajv } from 'ajv';
+import { Type, type Static, type TObject } from 'typebox';
+
+/** Environment every service reads; a service adds its own variables beside these. */
+export const BaseConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  GRPC_HOST: Type.String({ default: '0.0.0.0' }),
+  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
+  /** Prometheus metrics over HTTP; -1 turns the endpoint off. */
+  METRICS_PORT: Type.Integer({ minimum: -1, maximum: 65535, default: 9464 }),
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /** Create the database on boot when it is missing (development and tests). */
+  DATABASE_CREATE: Type.Boolean({ default: false }),
+  DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  MIGRATE_ON_BOOT: Type.Boolean({ default: true }),
+  /** NATS with JetStream; when unset (development only) events stay in-process. */
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
+  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'SHOP' }),
+  EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'shop' }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+});
+export type BaseConfig = Static<typeof BaseConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+
+/**
+ * Reads and validates environment variables against a JSON Schema at boot:
+ * defaults applied, numbers and booleans coerced, and every bad variable named
+ * in one error.
+ */
+export function loadConfig<S extends TObject>(schema: S, env: NodeJS.ProcessEnv = process.env): Static<S> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') values[key] = value;
+  }
+  const validate = ajv.compile(schema);
+  if (!validate(values)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const name = e.instancePath.replace(/^\//, '') || String(e.params.missingProperty ?? '');
+      const shown = e.keyword === 'required' ? 'is required' : `${e.message} (got "${values[name]}")`;
+      return `${name} ${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  return values as Static<S>;
+}

@@ -1,0 +1,5 @@
+export { loadConfig, BaseConfigSchema, ConfigError, type BaseConfig } from './config';
+export { createLogger, type Logger } from './logger';
+export { defineService, type ServiceDefinition, type ServiceContext, type ServiceHandlers } from './service-definition';
+export { startService, type RunningService, type StartOptions } from './start-service';
+export { runService } from './run-service';

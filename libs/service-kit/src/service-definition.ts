@@ -1,0 +1,49 @@
+import type { EntitySchema } from '@mikro-orm/core';
+import type { ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
+import type { Static, TObject } from 'typebox';
+import type { CallerContext, Channel } from '@storefront/grpc-client';
+import type { Database, SqlMigration } from '@storefront/persistence';
+import type { EventHandler, EventTransport, EventType } from '@storefront/events';
+import type { Logger } from 'pino';
+import type { BaseConfig } from './config';
+
+type UnaryHandler<M> = M extends {
+  requestDeserialize: (bytes: Buffer) => infer Req;
+  responseSerialize: (value: infer Res) => Buffer;
+}
+  ? (request: Req, caller: CallerContext) => Promise<Res>
+  : never;
+
+/** Promise handlers for every RPC of a ts-proto service definition. */
+export type ServiceHandlers<D> = { [K in keyof D]: UnaryHandler<D[K]> };
+
+/** What a service's setup receives: its config, logger, database and event plumbing. */
+export interface ServiceContext<C = object> {
+  name: string;
+  config: BaseConfig & C;
+  logger: Logger;
+  db: Database;
+  transport: EventTransport;
+  addGrpcService<D extends GrpcServiceDefinition>(definition: D, handlers: ServiceHandlers<D>): void;
+  /** Registers a durable, idempotent event consumer (started after migrations). */
+  consume<T>(consumer: string, event: EventType<T>, handler: EventHandler<T>): void;
+  /** A gRPC channel to another service, closed on shutdown. */
+  connect(serviceName: string, address: string): Channel;
+  /** Runs once after migrations and before the gRPC server accepts calls. */
+  onReady(task: () => Promise<void>): void;
+  onShutdown(task: () => Promise<void>): void;
+}
+
+export interface ServiceDefinition<S extends TObject = TObject> {
+  /** Service name: also its Postgres schema and its events' first subject token. */
+  name: string;
+  /** The service's own environment variables, validated at boot with the base ones. */
+  config: S;
+  entities: EntitySchema<any, any>[];
+  migrations: SqlMigration[];
+  setup(ctx: ServiceContext<Static<S>>): void | Promise<void>;
+}
+
+export function defineService<S extends TObject>(definition: ServiceDefinition<S>): ServiceDefinition<S> {
+  return definition;
+}

@@ -1,0 +1,179 @@
+import { Server, ServerCredentials, type ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
+import { Type, type TObject } from 'typebox';
+import { openDatabase, type Database } from '@storefront/persistence';
+import {
+  connectJetStream,
+  consumeEvent,
+  InProcessTransport,
+  OutboxRelay,
+  type EventTransport,
+  type StopConsuming,
+} from '@storefront/events';
+import { openChannel, type Channel } from '@storefront/grpc-client';
+import type { Logger } from 'pino';
+import { BaseConfigSchema, loadConfig, type BaseConfig } from './config';
+import { createLogger } from './logger';
+import { createMetrics } from './metrics';
+import { HealthReporter } from './health';
+import { adaptHandlers, serviceNameOf } from './grpc-handlers';
+import type { ServiceContext, ServiceDefinition } from './service-definition';
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Shared in-process transport (development launcher); otherwise NATS_URL decides. */
+  transport?: EventTransport;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  name: string;
+  /** host:port the gRPC server listens on. */
+  address: string;
+  grpcPort: number;
+  metricsPort: number;
+  health: HealthReporter;
+  config: BaseConfig;
+  db: Database;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots a service: config -> logger -> database (+migrations) -> events ->
+ * setup -> gRPC server with health -> outbox relay and consumers. Stopping
+ * runs the reverse: NOT_SERVING, stop consumers, drain gRPC, stop the relay,
+ * drain the transport, close the database.
+ */
+export async function startService<S extends TObject>(
+  definition: ServiceDefinition<S>,
+  options: StartOptions = {},
+): Promise<RunningService> {
+  const schema = Type.Object({ ...BaseConfigSchema.properties, ...definition.config.properties });
+  const config = loadConfig(schema, options.env ?? process.env) as BaseConfig & Record<string, unknown>;
+  if (config.NODE_ENV === 'production' && !config.NATS_URL && !options.transport) {
+    throw new Error('NATS_URL is required when NODE_ENV=production');
+  }
+  const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
+  const metrics = createMetrics(definition.name);
+
+  const db = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: definition.name,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    poolSize: config.DB_POOL_SIZE,
+    createDatabase: config.DATABASE_CREATE,
+  });
+  const cleanups: Array<() => Promise<void>> = [() => db.close()];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+  };
+
+  try {
+    if (config.MIGRATE_ON_BOOT) {
+      const applied = await db.migrate();
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+    }
+    const transport =
+      options.transport ??
+      (config.NATS_URL
+        ? await connectJetStream({
+            url: config.NATS_URL,
+            stream: config.EVENTS_STREAM,
+            subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+            name: definition.name,
+            logger,
+          })
+        : new InProcessTransport(config.EVENTS_SUBJECT_PREFIX));
+    if (!options.transport) cleanups.push(() => transport.close());
+
+    const server = new Server();
+    const health = new HealthReporter([
+      () => db.ping().then(() => true),
+      async () => transport.isConnected(),
+    ]);
+    health.addTo(server);
+
+    const consumers: Array<() => Promise<StopConsuming>> = [];
+    const readyTasks: Array<() => Promise<void>> = [];
+    const channels: Channel[] = [];
+    const ctx: ServiceContext<Record<string, unknown>> = {
+      name: definition.name,
+      config,
+      logger,
+      db,
+      transport,
+      addGrpcService(def: GrpcServiceDefinition, handlers) {
+        server.addService(def, adaptHandlers(def, handlers, logger, metrics.grpcLatency));
+        health.register(serviceNameOf(def));
+      },
+      consume(consumer, event, handler) {
+        consumers.push(() =>
+          consumeEvent({ orm: db.orm, schema: definition.name, transport, logger, consumer, event, handler }),
+        );
+      },
+      connect(serviceName, address) {
+        const channel = openChannel(serviceName, address);
+        channels.push(channel);
+        return channel;
+      },
+      onReady: (task) => void readyTasks.push(task),
+      onShutdown: (task) => void cleanups.push(task),
+    };
+    await definition.setup(ctx as ServiceContext<never>);
+    cleanups.push(async () => channels.forEach((c) => c.close()));
+
+    for (const task of readyTasks) await task();
+    const relay = new OutboxRelay(db.orm, definition.name, transport, logger);
+    relay.start();
+    cleanups.push(() => relay.stop());
+    const stops = await Promise.all(consumers.map((start) => start()));
+
+    const grpcPort = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`${config.GRPC_HOST}:${config.GRPC_PORT}`, ServerCredentials.createInsecure(), (err, port) =>
+        err ? reject(err) : resolve(port),
+      ),
+    );
+    cleanups.push(() => shutdownGrpc(server, config.SHUTDOWN_TIMEOUT_MS));
+    // Registered last so it runs first: stop taking events before draining calls.
+    cleanups.push(async () => void (await Promise.all(stops.map((stop) => stop()))));
+    const metricsPort = config.METRICS_PORT >= 0 ? await metrics.serve(config.METRICS_PORT) : -1;
+    cleanups.unshift(() => metrics.close());
+    await health.start();
+    logger.info({ grpcPort, metricsPort, events: transport.kind }, `${definition.name} service started`);
+
+    let stopping: Promise<void> | undefined;
+    return {
+      name: definition.name,
+      address: `127.0.0.1:${grpcPort}`,
+      grpcPort,
+      metricsPort,
+      health,
+      config,
+      db,
+      stop() {
+        stopping ??= (async () => {
+          health.drain();
+          await closeAll();
+          logger.info(`${definition.name} service stopped`);
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+function shutdownGrpc(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, timeoutMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
