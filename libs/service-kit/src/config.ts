@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { Type, type Static, type TObject } from 'typebox';
 
 /** Environment every service reads; a service adds its own variables beside these. */
@@ -35,6 +36,7 @@ export class ConfigError extends Error {
 }
 
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+addFormats(ajv);
 
 /**
  * Reads and validates environment variables against a JSON Schema at boot:

@@ -7,10 +7,6 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 
-export const protobufPackage = "shop.common.v1";
-
-export const protobufFileName = "shop/common/v1/common.proto";
-
 /** Page of a collection query: 1-based page number and page size. */
 export interface PageRequest {
   page: number;
@@ -172,7 +168,7 @@ export const MetaEntry: MessageFns<MetaEntry> = {
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin ? T
+type DeepPartial<T> = T extends Builtin ? T
   : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends { $case: string; value: unknown } ? { $case: T["$case"]; value?: DeepPartial<T["value"]> }
@@ -190,7 +186,7 @@ function longToNumber(int64: { toString(): string }): number {
   return num;
 }
 
-export interface MessageFns<T> {
+interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   create(base?: DeepPartial<T>): T;

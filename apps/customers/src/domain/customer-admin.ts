@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { badRequest, invalidParams, notFound } from '@storefront/errors';
+import { recordEvent } from '@storefront/events';
+import { CustomerEvents } from '@storefront/domain-events';
+import { isUniqueViolation } from '@storefront/persistence';
+import { User, type AddressFields } from '../persistence/entities';
+import { emailInUse, existingUserIds, listUsers, type UserListQuery } from '../persistence/users.repository';
+import { insertAccount } from './accounts';
+import { applyMetaUpdates, type MetaUpdate } from './meta';
+import { hashPassword } from './passwords';
+import { CUSTOMER_ROLE, isKnownRole } from './roles';
+import { Sessions } from './sessions';
+import { requireEmail } from './validation';
+import type { CustomersDeps } from './deps';
+
+export interface CustomerFields {
+  email?: string;
+  username?: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  displayName?: string;
+  roles?: string[];
+  billing?: Partial<AddressFields>;
+  shipping?: Partial<AddressFields>;
+  meta?: MetaUpdate[];
+}
+
+/** Admin CRUD of accounts (the gateway has already required manage_options). */
+export class CustomerAdmin {
+  constructor(
+    private readonly deps: CustomersDeps,
+    private readonly sessions: Sessions,
+  ) {}
+
+  list(query: UserListQuery) {
+    return listUsers(this.deps.db.em(), query);
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.deps.db.em().findOne(User, { id });
+    if (!user) throw notFound('rest_user_invalid_id', 'Invalid user ID.');
+    return user;
+  }
+
+  async create(fields: CustomerFields & { email: string; username: string }): Promise<User> {
+    const email = requireEmail(fields.email);
+    const username = fields.username.trim();
+    if (!/^[A-Za-z0-9 _.\-@]{1,60}$/.test(username)) {
+      throw invalidParams({ username: 'username may only contain letters, numbers, spaces and _.-@ (60 at most).' });
+    }
+    const roles = validRoles(fields.roles?.length ? fields.roles : [CUSTOMER_ROLE]);
+    return this.deps.db.em().transactional(async (em) => {
+      const user = await insertAccount(em, this.deps, {
+        login: username,
+        email,
+        password: fields.password || randomBytes(18).toString('base64url'),
+        firstName: fields.firstName,
+        lastName: fields.lastName,
+        displayName: fields.displayName,
+        roles,
+        billing: fields.billing,
+        shipping: fields.shipping,
+        meta: applyMetaUpdates([], fields.meta ?? []),
+      });
+      recordEvent(em, CustomerEvents.customerCreated, {
+        userId: user.id,
+        email: user.email,
+        login: user.login,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        source: 'admin',
+      });
+      return user;
+    });
+  }
+
+  async update(id: number, fields: CustomerFields): Promise<User> {
+    return this.deps.db.em().transactional(async (em) => {
+      const user = await em.findOne(User, { id });
+      if (!user) throw notFound('rest_user_invalid_id', 'Invalid user ID.');
+      if (fields.username !== undefined && fields.username.trim().toLowerCase() !== user.login.toLowerCase()) {
+        throw badRequest('rest_user_invalid_argument', "Username isn't editable.", { params: { username: 'username' } });
+      }
+      if (fields.email !== undefined) {
+        const email = requireEmail(fields.email);
+        if (await emailInUse(em, email, id)) throw badRequest('existing_user_email', 'Sorry, that email address is already used!');
+        user.email = email;
+      }
+      if (fields.password) {
+        user.passwordHash = await hashPassword(fields.password, this.deps.config.SCRYPT_COST);
+        await this.sessions.endAllOf(em, id);
+      }
+      if (fields.firstName !== undefined) user.firstName = fields.firstName.trim();
+      if (fields.lastName !== undefined) user.lastName = fields.lastName.trim();
+      if (fields.displayName !== undefined) user.displayName = fields.displayName.trim() || user.login;
+      if (fields.roles !== undefined) user.roles = validRoles(fields.roles);
+      if (fields.billing) user.billing = { ...user.billing, ...fields.billing };
+      if (fields.shipping) user.shipping = { ...user.shipping, ...fields.shipping };
+      if (fields.meta?.length) user.meta = applyMetaUpdates(user.meta, fields.meta);
+      user.modifiedAt = this.deps.now();
+      recordEvent(em, CustomerEvents.customerUpdated, { userId: id });
+      try {
+        await em.flush();
+      } catch (err) {
+        if (isUniqueViolation(err)) throw badRequest('existing_user_email', 'Sorry, that email address is already used!');
+        throw err;
+      }
+      return user;
+    });
+  }
+
+  /** Permanent deletion (no trash for users); `reassign` takes over the user's records. */
+  async delete(id: number, reassign: number): Promise<User> {
+    return this.deps.db.em().transactional(async (em) => {
+      const user = await em.findOne(User, { id });
+      if (!user) throw notFound('rest_user_invalid_id', 'Invalid user ID.');
+      if (reassign && (reassign === id || !(await em.findOne(User, { id: reassign })))) {
+        throw badRequest('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', { params: { reassign: 'reassign' } });
+      }
+      await em.execute(`delete from "customers"."sessions" where user_id = ?`, [id]);
+      await em.execute(`delete from "customers"."application_passwords" where user_id = ?`, [id]);
+      await em.execute(`delete from "customers"."password_reset_keys" where user_id = ?`, [id]);
+      em.remove(user);
+      recordEvent(em, CustomerEvents.customerDeleted, { userId: id, reassignTo: reassign });
+      return user;
+    });
+  }
+
+  existing(ids: number[]): Promise<number[]> {
+    return existingUserIds(this.deps.db.em(), ids.filter((id) => Number.isSafeInteger(id) && id > 0));
+  }
+}
+
+function validRoles(roles: string[]): string[] {
+  const unknown = roles.filter((r) => !isKnownRole(r));
+  if (unknown.length) throw invalidParams({ roles: `Unknown role(s): ${unknown.join(', ')}.` });
+  return [...new Set(roles)];
+}

@@ -1,0 +1,26 @@
+import { ApplicationPasswords } from './application-passwords';
+import { CustomerAdmin } from './customer-admin';
+import { LoginService } from './login';
+import { PasswordResetService } from './password-reset';
+import { ProfileService } from './profile';
+import { RegistrationService } from './registration';
+import { Sessions } from './sessions';
+import type { CustomersDeps } from './deps';
+
+export type { CustomersDeps } from './deps';
+
+/** The customers domain, wired once per service instance. */
+export function createCustomersDomain(deps: CustomersDeps) {
+  const sessions = new Sessions(deps);
+  return {
+    deps,
+    sessions,
+    login: new LoginService(deps, sessions),
+    registration: new RegistrationService(deps, sessions),
+    passwordReset: new PasswordResetService(deps, sessions),
+    applicationPasswords: new ApplicationPasswords(deps),
+    admin: new CustomerAdmin(deps, sessions),
+    profile: new ProfileService(deps, sessions),
+  };
+}
+export type CustomersDomain = ReturnType<typeof createCustomersDomain>;

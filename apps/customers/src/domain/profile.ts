@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badRequest, conflict, invalidParams, unauthorized } from '@storefront/errors';
+import { recordEvent } from '@storefront/events';
+import { CustomerEvents } from '@storefront/domain-events';
+import { ErasureRequest, User, type AddressFields } from '../persistence/entities';
+import { emailInUse } from '../persistence/users.repository';
+import { hashPassword, verifyPassword } from './passwords';
+import { Sessions } from './sessions';
+import { isEmail, requireEmail, requirePasswordLength } from './validation';
+import type { CustomersDeps } from './deps';
+
+export type AddressKind = 'billing' | 'shipping';
+
+export interface ProfilePatch {
+  firstName?: string;
+  lastName?: string;
+  displayName?: string;
+  email?: string;
+  subscribeToEmail?: boolean;
+}
+
+export interface NotificationPatch {
+  subscribeToEmail?: boolean;
+  orderEmail?: boolean;
+  marketingEmail?: boolean;
+}
+
+export interface PrivacyPatch {
+  dataSharingConsent?: boolean;
+  profilingConsent?: boolean;
+}
+
+/** The signed-in user's own account: profile, password, addresses, preferences, erasure. */
+export class ProfileService {
+  constructor(
+    private readonly deps: CustomersDeps,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async get(userId: number): Promise<User> {
+    return this.load(this.deps.db.em(), userId);
+  }
+
+  update(userId: number, patch: ProfilePatch): Promise<User> {
+    return this.change(userId, async (em, user) => {
+      if (patch.email !== undefined) {
+        const email = requireEmail(patch.email);
+        if (await emailInUse(em, email, userId)) {
+          throw conflict('shop_rest_email_taken', 'This email address is already used by another account.');
+        }
+        user.email = email;
+      }
+      if (patch.firstName !== undefined) user.firstName = patch.firstName.trim();
+      if (patch.lastName !== undefined) user.lastName = patch.lastName.trim();
+      if (patch.displayName !== undefined) user.displayName = patch.displayName.trim() || user.login;
+      if (patch.subscribeToEmail !== undefined) user.subscribeToEmail = patch.subscribeToEmail;
+    });
+  }
+
+  /** Checks the current password, sets the new one and ends the user's other sessions. */
+  async changePassword(userId: number, current: string, next: string, keepSessionToken?: string): Promise<void> {
+    requirePasswordLength(next, 8, 'new_password');
+    await this.change(userId, async (em, user) => {
+      if (!(await verifyPassword(current, user.passwordHash))) {
+        throw badRequest('shop_rest_bad_password', 'The current password is incorrect.');
+      }
+      user.passwordHash = await hashPassword(next, this.deps.config.SCRYPT_COST);
+      await this.sessions.endAllOf(em, userId, keepSessionToken);
+    });
+  }
+
+  updateAddress(userId: number, kind: AddressKind, patch: Partial<AddressFields>): Promise<User> {
+    if (patch.email !== undefined && patch.email !== '' && !isEmail(patch.email.trim())) {
+      throw invalidParams({ email: 'email is not a valid email address.' });
+    }
+    return this.change(userId, async (_em, user) => {
+      user[kind] = { ...user[kind], ...trimAll(patch) };
+    });
+  }
+
+  updateNotifications(userId: number, patch: NotificationPatch): Promise<User> {
+    return this.change(userId, async (_em, user) => {
+      if (patch.subscribeToEmail !== undefined) user.subscribeToEmail = patch.subscribeToEmail;
+      if (patch.orderEmail !== undefined) user.orderEmail = patch.orderEmail;
+      if (patch.marketingEmail !== undefined) user.marketingEmail = patch.marketingEmail;
+    });
+  }
+
+  updatePrivacy(userId: number, patch: PrivacyPatch): Promise<User> {
+    return this.change(userId, async (_em, user) => {
+      if (patch.dataSharingConsent !== undefined) user.dataSharingConsent = patch.dataSharingConsent;
+      if (patch.profilingConsent !== undefined) user.profilingConsent = patch.profilingConsent;
+    });
+  }
+
+  /** Records an erasure request and publishes erase_requested for the services holding personal data. */
+  requestErasure(userId: number): Promise<ErasureRequest> {
+    return this.deps.db.em().transactional(async (em) => {
+      const user = await this.load(em, userId);
+      const request = em.create(ErasureRequest, {
+        id: randomUUID(),
+        userId,
+        status: 'requested',
+        createdAt: this.deps.now(),
+      });
+      recordEvent(em, CustomerEvents.erasureRequested, { requestId: request.id, userId, email: user.email });
+      return request;
+    });
+  }
+
+  private async change(userId: number, apply: (em: EntityManager, user: User) => Promise<void>): Promise<User> {
+    return this.deps.db.em().transactional(async (em) => {
+      const user = await this.load(em, userId);
+      await apply(em, user);
+      user.modifiedAt = this.deps.now();
+      recordEvent(em, CustomerEvents.customerUpdated, { userId });
+      return user;
+    });
+  }
+
+  private async load(em: EntityManager, userId: number): Promise<User> {
+    const user = userId > 0 ? await em.findOne(User, { id: userId }) : null;
+    if (!user) throw unauthorized('shop_rest_not_logged_in', 'You must be logged in.');
+    return user;
+  }
+}
+
+function trimAll(patch: Partial<AddressFields>): Partial<AddressFields> {
+  return Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]));
+}

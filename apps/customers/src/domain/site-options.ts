@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidParams } from '@storefront/errors';
+import { SiteOption } from '../persistence/entities';
+import type { CustomersConfig } from '../config';
+
+export interface StoreAddress {
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+}
+
+export interface SiteOptions {
+  users_can_register: boolean;
+  store_name: string;
+  site_url: string;
+  currency: string;
+  prices_include_tax: boolean;
+  logo_url: string;
+  store_address: StoreAddress;
+}
+
+export function defaultSiteOptions(config: CustomersConfig): SiteOptions {
+  return {
+    users_can_register: true,
+    store_name: config.SHOP_STORE_NAME,
+    site_url: config.SHOP_SITE_URL,
+    currency: config.SHOP_CURRENCY,
+    prices_include_tax: false,
+    logo_url: '',
+    store_address: { address_1: '', address_2: '', city: '', state: '', postcode: '', country: '' },
+  };
+}
+
+/** Stored options over their defaults. */
+export async function readSiteOptions(em: EntityManager, config: CustomersConfig): Promise<SiteOptions> {
+  const options = defaultSiteOptions(config) as unknown as Record<string, unknown>;
+  for (const row of await em.find(SiteOption, {})) {
+    if (row.name in options) options[row.name] = row.value;
+  }
+  return options as unknown as SiteOptions;
+}
+
+export async function writeSiteOptions(
+  em: EntityManager,
+  config: CustomersConfig,
+  patch: Partial<SiteOptions>,
+): Promise<SiteOptions> {
+  validate(patch);
+  const current = await readSiteOptions(em, config);
+  const next: SiteOptions = {
+    ...current,
+    ...patch,
+    store_address: { ...current.store_address, ...(patch.store_address ?? {}) },
+  };
+  for (const [name, value] of Object.entries(next)) {
+    await em.upsert(SiteOption, { name, value });
+  }
+  return next;
+}
+
+function validate(patch: Partial<SiteOptions>): void {
+  const problems: Record<string, string> = {};
+  if (patch.site_url !== undefined && !/^https?:\/\/[^\s/]+/.test(patch.site_url)) {
+    problems.site_url = 'site_url must be an http(s) URL.';
+  }
+  if (patch.currency !== undefined && !/^[A-Z]{3}$/.test(patch.currency)) {
+    problems.currency = 'currency must be an ISO 4217 code.';
+  }
+  if (patch.store_name !== undefined && !patch.store_name.trim()) problems.store_name = 'store_name cannot be empty.';
+  if (Object.keys(problems).length) throw invalidParams(problems);
+}

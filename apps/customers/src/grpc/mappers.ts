@@ -1,0 +1,100 @@
+import type { customers } from '@storefront/proto';
+import type { AddressFields, User } from '../persistence/entities';
+import { capabilitiesOf } from '../domain/roles';
+import type { Principal } from '../domain/principal';
+import type { OpenedSession } from '../domain/sessions';
+import { createHash } from 'node:crypto';
+
+export function toProtoAddress(a: AddressFields): customers.Address {
+  return {
+    firstName: a.first_name,
+    lastName: a.last_name,
+    company: a.company,
+    address1: a.address_1,
+    address2: a.address_2,
+    city: a.city,
+    state: a.state,
+    postcode: a.postcode,
+    country: a.country,
+    email: a.email,
+    phone: a.phone,
+  };
+}
+
+/** Only the fields present in the patch. */
+export function fromAddressPatch(p: customers.AddressPatch | undefined): Partial<AddressFields> | undefined {
+  if (!p) return undefined;
+  const pairs: Array<[keyof AddressFields, string | undefined]> = [
+    ['first_name', p.firstName],
+    ['last_name', p.lastName],
+    ['company', p.company],
+    ['address_1', p.address1],
+    ['address_2', p.address2],
+    ['city', p.city],
+    ['state', p.state],
+    ['postcode', p.postcode],
+    ['country', p.country],
+    ['email', p.email],
+    ['phone', p.phone],
+  ];
+  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
+}
+
+export function fromAddress(a: customers.Address | undefined): Partial<AddressFields> | undefined {
+  return a ? fromAddressPatch(a) : undefined;
+}
+
+export function avatarUrl(email: string): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?s=96&d=mm&r=g`;
+}
+
+function stats(user: User): customers.CustomerStats {
+  return { totalOrders: user.totalOrders, totalSpent: user.totalSpent, totalDownloads: user.totalDownloads };
+}
+
+export function toProtoCustomer(user: User): customers.Customer {
+  return {
+    id: user.id,
+    username: user.login,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    displayName: user.displayName,
+    roles: user.roles,
+    capabilities: capabilitiesOf(user.roles),
+    registeredAt: user.registeredAt,
+    modifiedAt: user.modifiedAt,
+    billing: toProtoAddress(user.billing),
+    shipping: toProtoAddress(user.shipping),
+    meta: user.meta.map((m) => ({ id: m.id, key: m.key, value: m.value })),
+    stats: stats(user),
+    avatarUrl: avatarUrl(user.email),
+    subscribeToEmail: user.subscribeToEmail,
+  };
+}
+
+export function toProtoProfile(user: User): customers.Profile {
+  return {
+    id: user.id,
+    username: user.login,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    displayName: user.displayName,
+    avatarUrl: avatarUrl(user.email),
+    userRegistered: user.registeredAt,
+    subscribeToEmail: user.subscribeToEmail,
+    stats: stats(user),
+    hasBillingAddress: Boolean(user.billing.address_1 || user.billing.city || user.billing.postcode),
+    hasShippingAddress: Boolean(user.shipping.address_1 || user.shipping.city || user.shipping.postcode),
+  };
+}
+
+export function toProtoPrincipal(p: Principal): customers.Principal {
+  return { ...p };
+}
+
+export function toProtoSession(s: OpenedSession): customers.Session {
+  return { id: s.token, expiresAt: s.expiresAt, remember: s.remember };
+}

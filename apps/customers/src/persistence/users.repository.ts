@@ -1,0 +1,122 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User, type AddressFields } from './entities';
+
+export const EMPTY_ADDRESS: AddressFields = {
+  first_name: '',
+  last_name: '',
+  company: '',
+  address_1: '',
+  address_2: '',
+  city: '',
+  state: '',
+  postcode: '',
+  country: '',
+  email: '',
+  phone: '',
+};
+
+export function findUserById(em: EntityManager, id: number): Promise<User | null> {
+  return em.findOne(User, { id });
+}
+
+/** By login or email, case-insensitively. */
+export async function findUserByIdentifier(em: EntityManager, identifier: string): Promise<User | null> {
+  const needle = identifier.trim().toLowerCase();
+  if (!needle) return null;
+  const rows = await em.execute(
+    `select * from "customers"."users" where lower(login) = ? or lower(email) = ? order by (lower(login) = ?) desc limit 1`,
+    [needle, needle, needle],
+  );
+  return rows[0] ? em.map(User, rows[0]) : null;
+}
+
+export async function emailInUse(em: EntityManager, email: string, exceptUserId = 0): Promise<boolean> {
+  const rows = await em.execute(`select 1 from "customers"."users" where lower(email) = ? and id <> ? limit 1`, [
+    email.trim().toLowerCase(),
+    exceptUserId,
+  ]);
+  return rows.length > 0;
+}
+
+export async function loginInUse(em: EntityManager, login: string): Promise<boolean> {
+  const rows = await em.execute(`select 1 from "customers"."users" where lower(login) = ? limit 1`, [
+    login.toLowerCase(),
+  ]);
+  return rows.length > 0;
+}
+
+/** Logins starting with `base`, to pick the next free numeric suffix in one query. */
+export async function loginsLike(em: EntityManager, base: string): Promise<string[]> {
+  const escaped = base.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await em.execute<{ login: string }[]>(
+    `select lower(login) as login from "customers"."users" where lower(login) like ?`,
+    [`${escaped}%`],
+  );
+  return rows.map((r) => r.login);
+}
+
+export interface UserListQuery {
+  page: number;
+  perPage: number;
+  search: string;
+  orderby: 'id' | 'name' | 'username' | 'email' | 'registered_date' | 'include';
+  order: 'asc' | 'desc';
+  include: number[];
+  exclude: number[];
+  /** Empty: any role. */
+  roles: string[];
+}
+
+const ORDER_COLUMNS: Record<UserListQuery['orderby'], string> = {
+  id: 'id',
+  name: 'lower(display_name)',
+  username: 'lower(login)',
+  email: 'lower(email)',
+  registered_date: 'registered_at',
+  include: 'id',
+};
+
+/** One page of users and the total matching count, in two bounded queries. */
+export async function listUsers(em: EntityManager, q: UserListQuery): Promise<{ users: User[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.search) {
+    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      `(lower(login) like ? or lower(email) like ? or lower(display_name) like ? or lower(first_name || ' ' || last_name) like ?)`,
+    );
+    params.push(like, like, like, like);
+  }
+  if (q.include.length) {
+    where.push(`id in (?)`);
+    params.push(q.include);
+  }
+  if (q.exclude.length) {
+    where.push(`id not in (?)`);
+    params.push(q.exclude);
+  }
+  if (q.roles.length) {
+    where.push(`jsonb_exists_any(roles, ?::text[])`);
+    params.push(`{${q.roles.map((r) => `"${r.replace(/["\\]/g, '')}"`).join(',')}}`);
+  }
+  const clause = where.length ? `where ${where.join(' and ')}` : '';
+  const [{ count }] = await em.execute<{ count: string }[]>(
+    `select count(*) as count from "customers"."users" ${clause}`,
+    params,
+  );
+  const order =
+    q.orderby === 'include' && q.include.length
+      ? `array_position(array[${q.include.map(Number).join(',')}]::int[], id)`
+      : `${ORDER_COLUMNS[q.orderby]} ${q.order}, id ${q.order}`;
+  const rows = await em.execute(
+    `select * from "customers"."users" ${clause} order by ${order} limit ? offset ?`,
+    [...params, q.perPage, (q.page - 1) * q.perPage],
+  );
+  return { users: rows.map((row) => em.map(User, row)), total: Number(count) };
+}
+
+export async function existingUserIds(em: EntityManager, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await em.execute<{ id: number }[]>(`select id from "customers"."users" where id in (?)`, [ids]);
+  return rows.map((r) => Number(r.id));
+}

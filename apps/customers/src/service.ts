@@ -1,0 +1,52 @@
+import { ConfigError, defineService, parseAddons } from '@storefront/service-kit';
+import { customers } from '@storefront/proto';
+import { CustomersConfigSchema } from './config';
+import { createCustomersDomain } from './domain';
+import { bootstrapAdmin } from './domain/admin-bootstrap';
+import { entities } from './persistence/entities';
+import { migrations } from './persistence/migrations';
+import { authHandlers } from './grpc/auth.handlers';
+import { customerHandlers } from './grpc/customer.handlers';
+import { profileHandlers } from './grpc/profile.handlers';
+import { settingsHandlers } from './grpc/settings.handlers';
+
+// Development-only fallback; production must configure its own pepper.
+const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
+
+/** Accounts, sessions, application passwords, profiles and site options. */
+export const customersService = defineService({
+  name: 'customers',
+  config: CustomersConfigSchema,
+  entities,
+  migrations,
+  setup(ctx) {
+    const { config } = ctx;
+    if (config.NODE_ENV === 'production') {
+      const missing = ['APP_PASSWORD_PEPPER', 'SHOP_ADMIN_PASSWORD'].filter((k) => !config[k as keyof typeof config]);
+      if (missing.length) throw new ConfigError(missing.map((k) => `${k} is required when NODE_ENV=production`));
+    }
+    const addons = parseAddons(config.SHOP_ADDONS);
+    const domain = createCustomersDomain({
+      db: ctx.db,
+      config,
+      pepper: config.APP_PASSWORD_PEPPER ?? DEV_PEPPER,
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(customers.AuthServiceService, authHandlers(domain));
+    ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
+    ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain, addons));
+    ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain, addons));
+    ctx.onReady(async () => {
+      const admin = await bootstrapAdmin(domain.deps);
+      if (admin.generatedPassword) {
+        // Printed once, on the boot that created the account (contract "Host platform").
+        process.stdout.write(
+          `\nAdministrator created: ${config.SHOP_ADMIN_USER} / ${admin.generatedPassword}\n` +
+            `(generated once; set SHOP_ADMIN_PASSWORD to choose it)\n\n`,
+        );
+      } else if (admin.created) {
+        ctx.logger.info({ login: config.SHOP_ADMIN_USER }, 'administrator created');
+      }
+    });
+  },
+});
