@@ -4,6 +4,7 @@ export const preset = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
+    'node_modules/content-disposition/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
     '^.+\\.ts$': [
       '@swc/jest',
       {
@@ -12,6 +13,9 @@ export const preset = {
       },
     ],
   },
+  // A few CommonJS dependencies require ESM-only packages (e.g. @fastify/static ->
+  // content-disposition); Jest cannot require(esm), so those are compiled to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };

@@ -3,3 +3,4 @@
 export * as health from './gen/index.grpc.health.v1';
 export * as common from './gen/index.shop.common.v1';
 export * as customers from './gen/index.shop.customers.v1';
+export * as fulfillment from './gen/index.shop.fulfillment.v1';

@@ -7,3 +7,4 @@
 
 export * as common from "./index.shop.common";
 export * as customers from "./index.shop.customers";
+export * as fulfillment from "./index.shop.fulfillment";

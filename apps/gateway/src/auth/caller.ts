@@ -1,0 +1,120 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError, unauthorized } from '@storefront/errors';
+import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
+import { newTraceparent } from '@storefront/events';
+import type { customers } from '@storefront/proto';
+import type { CustomersClients } from '../clients';
+import { PrincipalCache } from './principal-cache';
+import { Nonces } from './nonce';
+import { SESSION_COOKIE, SessionCookies, sessionIdOf } from './session-cookie';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts for (a guest when no valid credentials came with it). */
+    caller: CallerContext;
+    /** The cookie session's token, when the cookie is valid (with or without nonce). */
+    sessionToken?: string;
+  }
+}
+
+export interface CallerResolverOptions {
+  clients: CustomersClients;
+  cookies: SessionCookies;
+  nonces: Nonces;
+  cache: PrincipalCache;
+  secret: string;
+  /** Application passwords only over HTTPS (production). */
+  requireHttpsForBasic: boolean;
+}
+
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/**
+ * Resolves the caller of every request: HTTP Basic with an application
+ * password, or the session cookie plus a valid `X-Platform-Nonce` (a cookie
+ * without it is a guest). Cached principals make this free on the hot path.
+ */
+export function installCallerResolution(app: FastifyInstance, options: CallerResolverOptions): void {
+  app.decorateRequest('caller', null as unknown as CallerContext);
+  app.decorateRequest('sessionToken', undefined);
+  app.addHook('onRequest', async (request) => {
+    const incoming = request.headers.traceparent;
+    request.caller = {
+      ...anonymousCaller(request.id, request.ip),
+      traceparent: typeof incoming === 'string' && TRACEPARENT.test(incoming) ? incoming : newTraceparent(),
+      idempotencyKey: headerValue(request, 'idempotency-key'),
+    };
+    const principal = await resolvePrincipal(request, options);
+    if (principal) {
+      request.caller = {
+        ...request.caller,
+        userId: principal.userId,
+        login: principal.login,
+        roles: principal.roles,
+        capabilities: principal.capabilities,
+        sessionId: request.sessionToken,
+      };
+    }
+  });
+}
+
+async function resolvePrincipal(request: FastifyRequest, o: CallerResolverOptions): Promise<customers.Principal | undefined> {
+  const authorization = request.headers.authorization;
+  if (authorization?.toLowerCase().startsWith('basic ')) return basicPrincipal(request, authorization.slice(6), o);
+
+  const token = o.cookies.decode(request.cookies?.[SESSION_COOKIE]);
+  if (!token) return undefined;
+  request.sessionToken = token;
+  if (!o.nonces.verify(token, headerValue(request, 'x-platform-nonce'))) return undefined;
+  return sessionPrincipal(request, token, o);
+}
+
+async function sessionPrincipal(request: FastifyRequest, token: string, o: CallerResolverOptions) {
+  const key = `s:${sessionIdOf(token)}`;
+  const cached = o.cache.get(key);
+  if (cached) return cached;
+  try {
+    const { principal } = await o.clients.auth.resolveSession({ sessionId: token }, request.caller);
+    if (principal) o.cache.set(key, principal);
+    return principal;
+  } catch (err) {
+    if (DomainError.is(err) && err.status === 401) return undefined; // ended or expired: a guest
+    throw err;
+  }
+}
+
+async function basicPrincipal(request: FastifyRequest, encoded: string, o: CallerResolverOptions) {
+  if (o.requireHttpsForBasic && request.protocol !== 'https') {
+    throw unauthorized('platform_application_passwords_https_required', 'Application passwords require HTTPS.');
+  }
+  const decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const invalid = unauthorized(
+    'platform_invalid_application_password',
+    'The provided password is an invalid application password.',
+  );
+  if (colon <= 0) throw invalid;
+  // Cache key is a keyed hash: the plain credentials never sit in memory longer than this call.
+  const key = `b:${createHmac('sha256', o.secret).update(decoded).digest('hex')}`;
+  const cached = o.cache.get(key);
+  if (cached) return cached;
+  const { principal } = await o.clients.auth.authenticateApplicationPassword(
+    { identifier: decoded.slice(0, colon), password: decoded.slice(colon + 1) },
+    request.caller,
+  );
+  if (!principal) throw invalid;
+  o.cache.set(key, principal);
+  return principal;
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+/** Request ids: the caller's `X-Request-Id` when sane, else a fresh UUID. */
+export function requestIdOf(headers: Record<string, unknown>): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+}

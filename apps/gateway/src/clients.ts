@@ -1,0 +1,39 @@
+import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
+import { customers, health } from '@storefront/proto';
+import type { GatewayConfig } from './config';
+
+export interface CustomersClients {
+  auth: PromiseClient<typeof customers.AuthServiceService>;
+  customer: PromiseClient<typeof customers.CustomerServiceService>;
+  profile: PromiseClient<typeof customers.ProfileServiceService>;
+  settings: PromiseClient<typeof customers.SettingsServiceService>;
+}
+
+/** One channel per backing service; every route reaches its service through these clients. */
+export interface ServiceClients {
+  customers: CustomersClients;
+  /** grpc.health.v1 of every backing service, by service name (for /readyz). */
+  health: Record<string, PromiseClient<typeof health.HealthService>>;
+  close(): void;
+}
+
+export function connectServices(config: GatewayConfig): ServiceClients {
+  const channels: Record<string, Channel> = {
+    customers: openChannel('customers', config.CUSTOMERS_GRPC_ADDR, config.GRPC_DEADLINE_MS),
+  };
+  if (config.CATALOG_GRPC_ADDR) channels.catalog = openChannel('catalog', config.CATALOG_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  if (config.FULFILLMENT_GRPC_ADDR) {
+    channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  }
+  const c = channels.customers;
+  return {
+    customers: {
+      auth: bindClient(c, customers.AuthServiceService),
+      customer: bindClient(c, customers.CustomerServiceService),
+      profile: bindClient(c, customers.ProfileServiceService),
+      settings: bindClient(c, customers.SettingsServiceService),
+    },
+    health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
+    close: () => Object.values(channels).forEach((ch) => ch.close()),
+  };
+}

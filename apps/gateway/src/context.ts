@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Addon } from '@storefront/service-kit';
+import type { ServiceClients } from './clients';
+import type { GatewayConfig } from './config';
+import type { Nonces } from './auth/nonce';
+import type { PrincipalCache } from './auth/principal-cache';
+import type { SessionCookies } from './auth/session-cookie';
+
+/** What route modules get: config, service clients and the session machinery. */
+export interface GatewayContext {
+  config: GatewayConfig;
+  addons: Addon[];
+  clients: ServiceClients;
+  cookies: SessionCookies;
+  nonces: Nonces;
+  cache: PrincipalCache;
+}
+
+export function typed(app: FastifyInstance) {
+  return app.withTypeProvider<TypeBoxTypeProvider>();
+}
+export type TypedApp = ReturnType<typeof typed>;
+
+/** A route module registers its routes on the TypeBox-typed instance. */
+export type RouteModule = (app: TypedApp, ctx: GatewayContext) => void;

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError, invalidParams, toErrorBody } from '@storefront/errors';
+import { Type } from 'typebox';
+import type { Access } from '../auth/access';
+import { compileBodySchema } from './validation';
+import { validationError } from '../errors/validation-errors';
+
+export interface BatchHandlers<C, U> {
+  create(item: C, request: FastifyRequest): Promise<unknown>;
+  update(item: U & { id: number }, request: FastifyRequest): Promise<unknown>;
+  delete(id: number, request: FastifyRequest): Promise<unknown>;
+}
+
+export interface BatchRoute<C, U> {
+  url: string;
+  access: Access;
+  /** `shop/rest_batch_items_limit`: items over it (create + update + delete) -> 413. */
+  limit: number;
+  createSchema: object;
+  updateSchema: object;
+  handlers: BatchHandlers<C, U>;
+}
+
+const Envelope = Type.Object({
+  create: Type.Optional(Type.Array(Type.Unknown())),
+  update: Type.Optional(Type.Array(Type.Unknown())),
+  delete: Type.Optional(Type.Array(Type.Unknown())),
+});
+
+/**
+ * The shared batch envelope (spec 4.3): `create` items, `update` items with
+ * `id`, `delete` ids. Each item is validated and run on its own; the response
+ * echoes each array with the item's result or `{id, error}`. Items run one
+ * after another so their effects apply in the order given.
+ */
+export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute<C, U>): void {
+  const validateCreate = compileBodySchema(route.createSchema);
+  const validateUpdate = compileBodySchema(withRequiredId(route.updateSchema));
+  app.route({
+    method: ['POST', 'PUT', 'PATCH'],
+    url: route.url,
+    config: { access: route.access },
+    schema: { body: Envelope },
+    handler: async (request) => {
+      const body = request.body as { create?: unknown[]; update?: unknown[]; delete?: unknown[] };
+      const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
+      if (total > route.limit) {
+        throw new DomainError(
+          'rest_request_entity_too_large',
+          413,
+          `Unable to accept more than ${route.limit} items for this request.`,
+        );
+      }
+      const result: Record<string, unknown[]> = {};
+      if (body.create) {
+        result.create = await runEach(body.create, (item) => {
+          if (!validateCreate(item)) throw validationError(validateCreate.errors ?? [], 'create');
+          return route.handlers.create(item as C, request);
+        });
+      }
+      if (body.update) {
+        result.update = await runEach(body.update, (item) => {
+          if (!validateUpdate(item)) throw validationError(validateUpdate.errors ?? [], 'update');
+          return route.handlers.update(item as U & { id: number }, request);
+        });
+      }
+      if (body.delete) {
+        result.delete = await runEach(body.delete, (raw) => {
+          const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
+          if (!Number.isSafeInteger(Number(id)) || Number(id) < 1) throw invalidParams({ id: 'id must be a positive integer.' });
+          return route.handlers.delete(Number(id), request);
+        });
+      }
+      return result;
+    },
+  });
+}
+
+async function runEach(items: unknown[], run: (item: unknown) => Promise<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const item of items) {
+    try {
+      out.push(await run(item));
+    } catch (err) {
+      if (!DomainError.is(err)) throw err;
+      const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : item;
+      out.push({ ...(id !== undefined ? { id } : {}), error: toErrorBody(err) });
+    }
+  }
+  return out;
+}
+
+/** The update item schema plus a required integer `id` (merged, so removeAdditional keeps `id`). */
+function withRequiredId(schema: object): object {
+  const s = schema as { properties?: Record<string, unknown>; required?: string[] };
+  return {
+    ...s,
+    properties: { ...s.properties, id: { type: 'integer', minimum: 1 } },
+    required: [...new Set([...(s.required ?? []), 'id'])],
+  };
+}

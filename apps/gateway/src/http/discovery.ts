@@ -1,0 +1,76 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** JSON Schema of the resource a route serves, shown by OPTIONS (schema discovery). */
+    itemSchema?: object;
+  }
+}
+
+interface JsonSchema {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: unknown;
+  [key: string]: unknown;
+}
+
+interface Endpoint {
+  methods: string[];
+  args: Record<string, JsonSchema>;
+}
+
+/** Routes seen while plugins registered; turned into OPTIONS responses and the namespace index. */
+export class RouteCatalog {
+  private readonly routes = new Map<string, RouteOptions[]>();
+
+  collect(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      const methods = ([] as string[]).concat(route.method);
+      if (methods.includes('OPTIONS') || methods.includes('HEAD') || !/^\/(shop|platform)\/v1/.test(route.url)) return;
+      const list = this.routes.get(route.url) ?? [];
+      list.push(route);
+      this.routes.set(route.url, list);
+    });
+  }
+
+  /** `OPTIONS <route>` -> `{namespace, methods, endpoints, schema}` (host-platform convention). */
+  registerOptionsRoutes(app: FastifyInstance): void {
+    for (const [url, routes] of this.routes) {
+      const body = this.describe(url, routes);
+      app.route({ method: 'OPTIONS', url, config: { access: 'public' }, handler: async () => body });
+    }
+    for (const namespace of ['shop/v1', 'platform/v1']) {
+      const index = {
+        namespace,
+        routes: Object.fromEntries(
+          [...this.routes].filter(([url]) => url.startsWith(`/${namespace}`)).map(([url, r]) => [url, this.describe(url, r)]),
+        ),
+      };
+      app.get(`/${namespace}`, { config: { access: 'public' } }, async () => index);
+    }
+  }
+
+  private describe(url: string, routes: RouteOptions[]) {
+    const namespace = url.split('/').slice(1, 3).join('/');
+    const endpoints: Endpoint[] = routes.map((route) => {
+      const methods = ([] as string[]).concat(route.method);
+      const schema = route.schema as { querystring?: JsonSchema; body?: JsonSchema } | undefined;
+      const source = methods.includes('GET') || methods.includes('DELETE') ? schema?.querystring : schema?.body;
+      return { methods, args: argsOf(source) };
+    });
+    const itemSchema = routes.find((r) => r.config?.itemSchema)?.config?.itemSchema;
+    return {
+      namespace,
+      methods: [...new Set(endpoints.flatMap((e) => e.methods))],
+      endpoints,
+      ...(itemSchema ? { schema: itemSchema } : {}),
+    };
+  }
+}
+
+function argsOf(schema: JsonSchema | undefined): Endpoint['args'] {
+  const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
+  return Object.fromEntries(
+    Object.entries(schema?.properties ?? {}).map(([name, prop]) => [name, { ...prop, required: required.has(name) }]),
+  );
+}

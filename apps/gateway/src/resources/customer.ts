@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { customers } from '@storefront/proto';
+import { formatDateTime } from '../http/dates';
+import { resourceLinks } from '../http/links';
+import { Address } from '../http/schemas';
+import { restAddress } from './address';
+
+/** JSON Schema of a customer as the REST API shows it (OPTIONS and OpenAPI). */
+export const CustomerSchema = Type.Object({
+  id: Type.Integer({ readOnly: true }),
+  date_created: Type.String({ readOnly: true, description: 'YYYY-MM-DD HH:MM:SS (UTC).' }),
+  date_modified: Type.String({ readOnly: true }),
+  email: Type.String({ format: 'email' }),
+  username: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  display_name: Type.String(),
+  roles: Type.Array(Type.String()),
+  billing: Address,
+  shipping: Address,
+  is_paying_customer: Type.Boolean({ readOnly: true }),
+  avatar_url: Type.String({ readOnly: true }),
+  stats: Type.Object({ total_orders: Type.Integer(), total_spent: Type.Number(), total_downloads: Type.Integer() }),
+  meta_data: Type.Array(Type.Object({ id: Type.Integer(), key: Type.String(), value: Type.Unknown() })),
+  capabilities: Type.Optional(Type.Record(Type.String(), Type.Boolean(), { description: 'edit context only' })),
+});
+
+export function customerResource(c: customers.Customer, request: FastifyRequest, context: string) {
+  return {
+    id: c.id,
+    date_created: formatDateTime(c.registeredAt),
+    date_modified: formatDateTime(c.modifiedAt),
+    email: c.email,
+    username: c.username,
+    first_name: c.firstName,
+    last_name: c.lastName,
+    display_name: c.displayName,
+    roles: c.roles,
+    billing: restAddress(c.billing),
+    shipping: restAddress(c.shipping),
+    is_paying_customer: (c.stats?.totalOrders ?? 0) > 0,
+    avatar_url: c.avatarUrl,
+    stats: {
+      total_orders: c.stats?.totalOrders ?? 0,
+      total_spent: Number(c.stats?.totalSpent ?? 0),
+      total_downloads: c.stats?.totalDownloads ?? 0,
+    },
+    meta_data: c.meta.map((m) => ({ id: m.id, key: m.key, value: m.value ?? null })),
+    ...(context === 'edit' ? { capabilities: Object.fromEntries(c.capabilities.map((cap) => [cap, true])) } : {}),
+    _links: resourceLinks(request, `/shop/v1/customer/${c.id}`, '/shop/v1/customer'),
+  };
+}

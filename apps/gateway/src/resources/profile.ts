@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import type { customers } from '@storefront/proto';
+import { formatDateTime } from '../http/dates';
+import { baseUrl } from '../http/links';
+
+/** `GET /me`: the dashboard profile with stats (spec 2.5). */
+export function profileResource(p: customers.Profile, request: FastifyRequest) {
+  return {
+    id: p.id,
+    username: p.username,
+    email: p.email,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    display_name: p.displayName,
+    avatar_url: p.avatarUrl,
+    user_registered: formatDateTime(p.userRegistered),
+    subscribe_to_email: p.subscribeToEmail,
+    stats: {
+      total_orders: p.stats?.totalOrders ?? 0,
+      total_spent: Number(p.stats?.totalSpent ?? 0),
+      total_downloads: p.stats?.totalDownloads ?? 0,
+    },
+    has_billing_address: p.hasBillingAddress,
+    has_shipping_address: p.hasShippingAddress,
+    _links: { self: [{ href: `${baseUrl(request)}/shop/v1/me` }] },
+  };
+}
+
+export function notificationsResource(p: customers.NotificationPreferences | undefined) {
+  return {
+    subscribe_to_email: p?.subscribeToEmail ?? false,
+    order_email: p?.orderEmail ?? true,
+    marketing_email: p?.marketingEmail ?? false,
+  };
+}
+
+export function privacyResource(p: customers.PrivacyPreferences | undefined) {
+  return { data_sharing_consent: p?.dataSharingConsent ?? false, profiling_consent: p?.profilingConsent ?? false };
+}

@@ -1,0 +1,105 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { forbidden } from '@storefront/errors';
+import type { customers } from '@storefront/proto';
+import { baseUrl } from '../http/links';
+import { clearSessionCookie, setSessionCookie } from '../http/cookies';
+import type { GatewayContext, RouteModule } from '../context';
+
+const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 200, description: 'Username or email address.' }),
+    password: Type.String({ minLength: 1, maxLength: 4096 }),
+    remember: Type.Boolean({ default: false }),
+    redirect_to: Type.String({ default: '', maxLength: 2048, description: 'Where to go after login (same site only).' }),
+  },
+  { additionalProperties: false },
+);
+
+const RegisterBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 100 }),
+    password: Type.String({ minLength: 1, maxLength: 4096 }),
+    first_name: Type.String({ default: '', maxLength: 100 }),
+    last_name: Type.String({ default: '', maxLength: 100 }),
+    auto_login: Type.Boolean({ default: true }),
+  },
+  { additionalProperties: false },
+);
+
+const ForgotBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 100 }) }, { additionalProperties: false });
+
+const ResetBody = Type.Object(
+  {
+    key: Type.String({ minLength: 1, maxLength: 200 }),
+    login: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ minLength: 1, maxLength: 4096 }),
+  },
+  { additionalProperties: false },
+);
+
+/** Storefront login, registration and password reset (spec 4.13). */
+export const authRoutes: RouteModule = (app, ctx) => {
+  const { auth } = ctx.clients.customers;
+  const config = { access: 'public' as const };
+
+  app.post('/auth/login', { config, schema: { body: LoginBody } }, async (request, reply) => {
+    clearSessionCookie(request, reply); // any stale auth cookie goes first, whatever the outcome
+    assertSameOrigin(request);
+    const b = request.body;
+    const result = await auth.login(
+      { identifier: b.username, password: b.password, remember: b.remember, redirectTo: b.redirect_to },
+      request.caller,
+    );
+    startSession(ctx, request, reply, result.session!);
+    return { message: 'You are now logged in.', redirect_url: result.redirectUrl };
+  });
+
+  app.post('/auth/register', { config, schema: { body: RegisterBody } }, async (request, reply) => {
+    clearSessionCookie(request, reply);
+    const b = request.body;
+    if (b.auto_login) assertSameOrigin(request);
+    const result = await auth.register(
+      { email: b.email, password: b.password, firstName: b.first_name, lastName: b.last_name, autoLogin: b.auto_login },
+      request.caller,
+    );
+    if (result.session) startSession(ctx, request, reply, result.session);
+    const p = result.principal!;
+    return {
+      message: 'Your account was created.',
+      redirect_url: result.redirectUrl,
+      user: { id: p.userId, email: p.email, login: p.login },
+    };
+  });
+
+  app.post('/auth/forgot-password', { config, schema: { body: ForgotBody } }, async (request) => {
+    await auth.requestPasswordReset({ email: request.body.email }, request.caller);
+    return { message: 'If an account exists for that email address, a password reset link has been sent to it.' };
+  });
+
+  app.post('/auth/reset-password', { config, schema: { body: ResetBody } }, async (request) => {
+    const b = request.body;
+    const result = await auth.resetPassword({ key: b.key, login: b.login, password: b.password }, request.caller);
+    return { message: 'Your password has been reset. You can now log in.', redirect_url: result.redirectUrl };
+  });
+};
+
+/** Sets the session cookie and hands the page its REST nonce (header `X-Platform-Nonce`). */
+export function startSession(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: customers.Session,
+): void {
+  const expiresAt = session.expiresAt ?? new Date(Date.now() + 2 * 24 * 3600 * 1000);
+  setSessionCookie(request, reply, ctx.cookies.encode(session.id, expiresAt), expiresAt, session.remember);
+  reply.header('X-Platform-Nonce', ctx.nonces.issue(session.id));
+}
+
+/** A cookie session is only established same-origin: a cross-site Origin is refused. */
+function assertSameOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (origin && origin !== baseUrl(request)) {
+    throw forbidden('shop_auth_cross_origin', 'Logging in is only possible from the store itself.');
+  }
+}

@@ -1,0 +1,112 @@
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { unauthorized } from '@storefront/errors';
+import type { customers } from '@storefront/proto';
+import { clearSessionCookie } from '../http/cookies';
+import { formatDateTime } from '../http/dates';
+import { sessionIdOf } from '../auth/session-cookie';
+import type { RouteModule } from '../context';
+
+const AppPasswordBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }) },
+  { additionalProperties: false },
+);
+const UuidParams = Type.Object({ uuid: Type.String({ maxLength: 64 }) });
+
+const SiteSettingsBody = Type.Object(
+  {
+    users_can_register: Type.Optional(Type.Boolean()),
+    store_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    site_url: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    prices_include_tax: Type.Optional(Type.Boolean()),
+    logo_url: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+export function siteSettingsResource(s: customers.SiteSettings | undefined) {
+  return {
+    users_can_register: s?.usersCanRegister ?? true,
+    store_name: s?.storeName ?? '',
+    site_url: s?.siteUrl ?? '',
+    currency: s?.currency ?? '',
+    prices_include_tax: s?.pricesIncludeTax ?? false,
+    logo_url: s?.logoUrl ?? '',
+  };
+}
+
+function appPasswordResource(p: customers.ApplicationPassword | undefined) {
+  return { uuid: p?.uuid, name: p?.name, created: formatDateTime(p?.created), last_used: formatDateTime(p?.lastUsed) };
+}
+
+/** The host platform's own routes (contract "Host platform"): nonce, logout, application passwords, site options. */
+export const platformRoutes: RouteModule = (app, ctx) => {
+  const { auth, settings } = ctx.clients.customers;
+
+  // The nonce needs only the cookie: it is what a same-origin page uses to obtain its first nonce.
+  app.get('/nonce', { config: { access: 'public' } }, async (request: FastifyRequest) => {
+    const token = request.sessionToken;
+    if (!token) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
+    const { session } = await auth.resolveSession({ sessionId: token }, request.caller).catch(() => ({ session: undefined }));
+    if (!session) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
+    return { nonce: ctx.nonces.issue(token) };
+  });
+
+  app.post('/logout', { config: { access: 'public' } }, async (request, reply) => {
+    const token = request.sessionToken;
+    clearSessionCookie(request, reply);
+    if (!token) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
+    await auth.endSession({ sessionId: token }, request.caller);
+    ctx.cache.delete(`s:${sessionIdOf(token)}`);
+    return { logged_out: true };
+  });
+
+  const userConfig = { access: 'platform_user' as const };
+  app.get('/users/me/application-passwords', { config: userConfig }, async (request) => {
+    const { applicationPasswords } = await auth.listApplicationPasswords({}, request.caller);
+    return applicationPasswords.map(appPasswordResource);
+  });
+
+  app.post('/users/me/application-passwords', { config: userConfig, schema: { body: AppPasswordBody } }, async (request, reply) => {
+    const res = await auth.createApplicationPassword({ name: request.body.name }, request.caller);
+    reply.code(201);
+    return { ...appPasswordResource(res.applicationPassword), password: res.password };
+  });
+
+  app.delete(
+    '/users/me/application-passwords/:uuid',
+    { config: userConfig, schema: { params: UuidParams } },
+    async (request) => {
+      const res = await auth.revokeApplicationPassword({ uuid: request.params.uuid }, request.caller);
+      ctx.cache.evictUser(request.caller.userId);
+      return { deleted: true, previous: appPasswordResource(res.applicationPassword) };
+    },
+  );
+
+  const adminConfig = { access: 'admin' as const };
+  app.get('/settings', { config: adminConfig }, async (request) =>
+    siteSettingsResource((await settings.getSiteSettings({}, request.caller)).settings),
+  );
+  app.route({
+    method: ['PATCH', 'PUT', 'POST'],
+    url: '/settings',
+    config: adminConfig,
+    schema: { body: SiteSettingsBody },
+    handler: async (request: FastifyRequest) => {
+      const b = request.body as Static<typeof SiteSettingsBody>;
+      const res = await settings.updateSiteSettings(
+        {
+          usersCanRegister: b.users_can_register,
+          storeName: b.store_name,
+          siteUrl: b.site_url,
+          currency: b.currency,
+          pricesIncludeTax: b.prices_include_tax,
+          logoUrl: b.logo_url,
+        },
+        request.caller,
+      );
+      return siteSettingsResource(res.settings);
+    },
+  });
+};

@@ -1,0 +1,14 @@
+import type { TObject } from 'typebox';
+import type { ServiceDefinition } from '@storefront/service-kit';
+import { customersService } from '@storefront/customers';
+
+/** A service of the platform and the gateway variable that carries its address. */
+export interface PlatformService {
+  definition: ServiceDefinition<TObject>;
+  addressVariable: string;
+}
+
+/** Every backing service, in start order (a service may call the ones before it). */
+export const PLATFORM_SERVICES: PlatformService[] = [
+  { definition: customersService as unknown as ServiceDefinition<TObject>, addressVariable: 'CUSTOMERS_GRPC_ADDR' },
+];
