@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { customers, health } from '@storefront/proto';
+import { customers, fulfillment, health } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -9,9 +9,18 @@ export interface CustomersClients {
   settings: PromiseClient<typeof customers.SettingsServiceService>;
 }
 
+export interface FulfillmentClients {
+  taxes: PromiseClient<typeof fulfillment.TaxServiceService>;
+  shipping: PromiseClient<typeof fulfillment.ShippingServiceService>;
+  quotes: PromiseClient<typeof fulfillment.QuoteServiceService>;
+  regions: PromiseClient<typeof fulfillment.RegionServiceService>;
+}
+
 /** One channel per backing service; every route reaches its service through these clients. */
 export interface ServiceClients {
   customers: CustomersClients;
+  /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
+  fulfillment?: FulfillmentClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
@@ -26,12 +35,19 @@ export function connectServices(config: GatewayConfig): ServiceClients {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
   const c = channels.customers;
+  const f = channels.fulfillment;
   return {
     customers: {
       auth: bindClient(c, customers.AuthServiceService),
       customer: bindClient(c, customers.CustomerServiceService),
       profile: bindClient(c, customers.ProfileServiceService),
       settings: bindClient(c, customers.SettingsServiceService),
+    },
+    fulfillment: f && {
+      taxes: bindClient(f, fulfillment.TaxServiceService),
+      shipping: bindClient(f, fulfillment.ShippingServiceService),
+      quotes: bindClient(f, fulfillment.QuoteServiceService),
+      regions: bindClient(f, fulfillment.RegionServiceService),
     },
     health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
     close: () => Object.values(channels).forEach((ch) => ch.close()),

@@ -22,10 +22,13 @@ interface Endpoint {
 /** Routes seen while plugins registered; turned into OPTIONS responses and the namespace index. */
 export class RouteCatalog {
   private readonly routes = new Map<string, RouteOptions[]>();
+  /** URLs whose module answers OPTIONS itself (e.g. schemas known only at run time). */
+  private readonly explicitOptions = new Set<string>();
 
   collect(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
       const methods = ([] as string[]).concat(route.method);
+      if (methods.includes('OPTIONS')) this.explicitOptions.add(route.url);
       if (methods.includes('OPTIONS') || methods.includes('HEAD') || !/^\/(shop|platform)\/v1/.test(route.url)) return;
       const list = this.routes.get(route.url) ?? [];
       list.push(route);
@@ -36,6 +39,7 @@ export class RouteCatalog {
   /** `OPTIONS <route>` -> `{namespace, methods, endpoints, schema}` (host-platform convention). */
   registerOptionsRoutes(app: FastifyInstance): void {
     for (const [url, routes] of this.routes) {
+      if (this.explicitOptions.has(url)) continue;
       const body = this.describe(url, routes);
       app.route({ method: 'OPTIONS', url, config: { access: 'public' }, handler: async () => body });
     }
@@ -50,7 +54,8 @@ export class RouteCatalog {
     }
   }
 
-  private describe(url: string, routes: RouteOptions[]) {
+  /** `{namespace, methods, endpoints, schema}` of a URL, for modules that answer OPTIONS themselves. */
+  describe(url: string, routes: RouteOptions[] = this.routes.get(url) ?? []) {
     const namespace = url.split('/').slice(1, 3).join('/');
     const endpoints: Endpoint[] = routes.map((route) => {
       const methods = ([] as string[]).concat(route.method);
