@@ -6,7 +6,10 @@ export const Context = Type.Union([Type.Literal('view'), Type.Literal('edit'), T
   description: 'Scope under which the request is made; determines fields present in response.',
 });
 
-export const Page = Type.Integer({ minimum: 1, default: 1, description: 'Current page of the collection.' });
+/** Record ids are Postgres `int` (ids beyond it cannot exist: 400, not an overflow). */
+export const MAX_ID = 2_147_483_647;
+
+export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Current page of the collection.' });
 
 /** `per_page` of a collection: 1 to 100, rejecting values outside (contract "Limits"). */
 export const PerPage = (defaultValue = 10) =>
@@ -19,9 +22,10 @@ export const CappedPerPage = (defaultValue = 10) =>
 export const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Sort direction.' });
 
 export const IdList = (description: string) =>
-  Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100, description, default: [] });
+  Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 100, description, default: [] });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Unique identifier.' }) });
+export const Id = (description = 'Unique identifier.') => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+export const IdParams = Type.Object({ id: Id() });
 
 export const Force = (description = 'Required to be true, as the resource does not support trashing.') =>
   Type.Boolean({ default: false, description });

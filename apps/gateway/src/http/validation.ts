@@ -24,8 +24,8 @@ export function installValidation(app: FastifyInstance): void {
     httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
   );
 
-  // An empty JSON body means "no fields", not an error.
-  app.removeContentTypeParser('application/json');
+  // Bodies are JSON only: anything else is 415. An empty JSON body means "no fields".
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (!text) return done(null, {});

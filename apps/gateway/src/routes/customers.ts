@@ -59,7 +59,7 @@ type UpdateFields = Static<typeof UpdateBody>;
 
 const DeleteQuery = Type.Object({
   force: Force("Required to be true, as users do not support trashing."),
-  reassign: Type.Integer({ minimum: 0, default: 0, description: 'Reassign the deleted user\'s records to this user ID.' }),
+  reassign: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'Reassign the deleted user\'s records to this user ID.' }),
 });
 
 /** meta_data array and/or meta object -> proto meta updates (null removes a key). */
