@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fulfillment } from '@storefront/proto';
 import { startService, type RunningService } from '@storefront/service-kit';
-import { silentLogger, startTestService, type TestService } from '@storefront/testing';
+import { silentLogger } from '@storefront/testing';
+import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { fulfillmentService } from '../src/service';
 import { admin, connect, expectInvalidParam, type FulfillmentClients } from './support/grpc';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestService, type TestService } from '@storefront/testing';
+import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { fulfillmentService } from '../src/service';
 
 let service: TestService;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fulfillment } from '@storefront/proto';
-import { startTestService, type TestService } from '@storefront/testing';
+import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { fulfillmentService } from '../src/service';
 import { admin, connect, expectInvalidParam, rejection, type FulfillmentClients } from './support/grpc';
 

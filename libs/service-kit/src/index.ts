@@ -3,4 +3,5 @@ export { createLogger, type Logger } from './logger';
 export { defineService, type ServiceDefinition, type ServiceContext, type ServiceHandlers } from './service-definition';
 export { startService, type RunningService, type StartOptions } from './start-service';
 export { runService } from './run-service';
+export { migrateService } from './migrate';
 export { KNOWN_ADDONS, parseAddons, type Addon } from './addons';

@@ -1,5 +1,5 @@
 export { TEST_DATABASE_URL, TEST_NATS_URL, createTestDatabase, type TestDatabase } from './database';
 export { createTestEvents, type TestEvents } from './events';
-export { startTestService, type TestService } from './service';
 export { silentLogger } from './logger';
 export { waitFor } from './wait-for';
+export { startTestService, type TestService } from './service'; // TEMP: moved to @storefront/service-kit/testing

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+
+export interface LoadTarget {
+  name: string;
+  method?: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * Drives one URL with autocannon in a separate process (so the load
+ * generator does not share the server's event loop) and returns req/s and
+ * latency percentiles.
+ */
+export function runLoad(target: LoadTarget, seconds: number, defaultConnections: number): Promise<LoadResult> {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-d', String(seconds), '-c', String(target.connections ?? defaultConnections)];
+  args.push('-m', target.method ?? 'GET');
+  for (const [k, v] of Object.entries(target.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  if (target.body) args.push('-b', target.body);
+  args.push(target.url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
+      const r = JSON.parse(out);
+      resolve({
+        name: target.name,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors + r.timeouts,
+        non2xx: r.non2xx,
+      });
+    });
+  });
+}

@@ -1,0 +1,48 @@
+import type { LoadTarget } from './load';
+
+export interface Scenarios {
+  targets: LoadTarget[];
+  /** Bytes of GET /shop/v1/me, served by the bare reference route. */
+  meBody: string;
+  adminId: number;
+}
+
+async function call(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/** Logs in, creates the credentials and data the measured routes need, and lists the routes. */
+export async function prepareScenarios(base: string, adminPassword: string): Promise<Scenarios> {
+  const json = { 'content-type': 'application/json' };
+  const loginBody = JSON.stringify({ username: 'admin', password: adminPassword });
+  const login = await call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
+  const session = { cookie, 'x-platform-nonce': login.headers.get('x-platform-nonce')! };
+  const created = await call(`${base}/platform/v1/users/me/application-passwords`, {
+    method: 'POST',
+    headers: { ...session, ...json },
+    body: JSON.stringify({ name: 'bench' }),
+  }).then((r) => r.json());
+  const basic = { authorization: `Basic ${Buffer.from(`admin:${created.password}`).toString('base64')}` };
+  const meBody = await call(`${base}/shop/v1/me`, { headers: session }).then((r) => r.text());
+
+  return {
+    meBody,
+    adminId: JSON.parse(meBody).id,
+    targets: [
+      { name: 'GET /shop/v1/me (cookie + nonce)', url: `${base}/shop/v1/me`, headers: session },
+      { name: 'GET /shop/v1/me (Basic app password)', url: `${base}/shop/v1/me`, headers: basic },
+      { name: 'GET /shop/v1/settings', url: `${base}/shop/v1/settings`, headers: session },
+      {
+        name: 'POST /shop/v1/auth/login (scrypt)',
+        method: 'POST',
+        url: `${base}/shop/v1/auth/login`,
+        headers: json,
+        body: loginBody,
+        connections: 8,
+      },
+    ],
+  };
+}

@@ -1,0 +1,34 @@
+// `npm test`: every check CI runs, in order, each timed:
+//   proto     buf lint, generated code up to date, no breaking change vs HEAD~1
+//   static    typecheck + lint (module boundaries) of every Nx project
+//   deploy    docker-compose / kustomize manifests validate offline
+//   jest      unit, integration (real Postgres, NATS, gRPC) and end-to-end tests
+// `npm test -- --only=jest` runs one step; arguments after `--` go to Jest.
+import { spawnSync } from 'node:child_process';
+
+const argv = process.argv.slice(2);
+const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const passThrough = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : [];
+
+const steps: Array<[name: string, command: string[]]> = [
+  ['proto', ['node', '--import', 'tsx', 'tools/codegen/proto.ts', '--check']],
+  ['static', ['npx', 'nx', 'run-many', '-t', 'typecheck', 'lint', '--outputStyle=static', '--parallel=2']],
+  ['deploy', ['node', '--import', 'tsx', 'tools/deploy/validate.ts']],
+  ['jest', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=2', ...passThrough]],
+];
+
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NODE_NO_WARNINGS: '1' };
+const timings: string[] = [];
+for (const [name, [cmd, ...args]] of steps) {
+  if (only && only !== name) continue;
+  const started = Date.now();
+  process.stdout.write(`\n=== ${name}: ${[cmd, ...args].join(' ')}\n`);
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  timings.push(`${name} ${seconds}s`);
+  if (result.status !== 0) {
+    process.stderr.write(`\n=== ${name} FAILED after ${seconds}s\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+process.stdout.write(`\n=== all checks passed (${timings.join(', ')})\n`);
