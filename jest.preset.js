@@ -4,7 +4,7 @@ export const preset = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    'node_modules/content-disposition/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    'node_modules/(content-disposition|cookie)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
     '^.+\\.ts$': [
       '@swc/jest',
       {
@@ -13,9 +13,9 @@ export const preset = {
       },
     ],
   },
-  // A few CommonJS dependencies require ESM-only packages (e.g. @fastify/static ->
-  // content-disposition); Jest cannot require(esm), so those are compiled to CommonJS.
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  // A few CommonJS dependencies require ESM-only packages (@fastify/static ->
+  // content-disposition, light-my-request -> cookie); Jest cannot require(esm), so those are compiled to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|cookie)/)'],
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };

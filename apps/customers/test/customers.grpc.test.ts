@@ -4,7 +4,8 @@ import { customers } from '@storefront/proto';
 import { CustomerEvents } from '@storefront/domain-events';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { DomainError } from '@storefront/errors';
-import { silentLogger, startTestService, waitFor, type TestService } from '@storefront/testing';
+import { silentLogger, waitFor } from '@storefront/testing';
+import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { customersService } from '../src/service';
 
 let service: TestService;

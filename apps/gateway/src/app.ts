@@ -24,11 +24,14 @@ import { customerRoutes } from './routes/customers';
 import { meRoutes } from './routes/me';
 import { settingsRoutes } from './routes/settings';
 import { platformRoutes } from './routes/platform';
+import { taxRoutes } from './routes/taxes';
+import { shippingRoutes } from './routes/shipping';
+import { regionRoutes } from './routes/regions';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
 /** Routes of `shop/v1`, one module per resource. */
-const SHOP_ROUTES: RouteModule[] = [authRoutes, customerRoutes, meRoutes, settingsRoutes];
+const SHOP_ROUTES: RouteModule[] = [authRoutes, customerRoutes, meRoutes, settingsRoutes, taxRoutes, shippingRoutes, regionRoutes];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.
 const DEV_SESSION_SECRET = 'storefront-development-session-secret-not-for-production';

@@ -2,3 +2,5 @@
 // payload. Producers record them through the outbox; consumers subscribe by
 // these definitions. One file per producing service.
 export { CustomerEvents } from './customers';
+export { CatalogEvents } from './catalog';
+export { OrderEvents } from './orders';

@@ -2,5 +2,7 @@
 // One namespace per proto package: `customers.LoginRequest`, `health.HealthCheckRequest`.
 export * as health from './gen/index.grpc.health.v1';
 export * as common from './gen/index.shop.common.v1';
+export * as catalog from './gen/index.shop.catalog.v1';
 export * as customers from './gen/index.shop.customers.v1';
 export * as fulfillment from './gen/index.shop.fulfillment.v1';
+export * as orders from './gen/index.shop.orders.v1';

@@ -2,4 +2,3 @@ export { TEST_DATABASE_URL, TEST_NATS_URL, createTestDatabase, type TestDatabase
 export { createTestEvents, type TestEvents } from './events';
 export { silentLogger } from './logger';
 export { waitFor } from './wait-for';
-export { startTestService, type TestService } from './service'; // TEMP: moved to @storefront/service-kit/testing

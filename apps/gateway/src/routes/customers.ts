@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { badRequest, DomainError } from '@storefront/errors';
 import { customers } from '@storefront/proto';
 import { setPaginationHeaders } from '../http/pagination';
-import { AddressPatch, Context, Force, IdList, IdParams, MetaTrimming, Order, Page, PerPage } from '../http/schemas';
+import { AddressPatch, Context, Force, IdList, IdParams, MetaTrimming, Page, PerPage } from '../http/schemas';
 import { addressPatch } from '../resources/address';
 import { customerResource, CustomerSchema } from '../resources/customer';
 import type { RouteModule } from '../context';

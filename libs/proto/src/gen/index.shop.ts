@@ -5,6 +5,8 @@
 
 /* eslint-disable */
 
+export * as catalog from "./index.shop.catalog";
 export * as common from "./index.shop.common";
 export * as customers from "./index.shop.customers";
 export * as fulfillment from "./index.shop.fulfillment";
+export * as orders from "./index.shop.orders";

@@ -1,0 +1,26 @@
+import { CouponCatalog } from './coupons';
+import type { CatalogDeps } from './deps';
+import { Inventory } from './inventory';
+import { CatalogLookup } from './lookup';
+import { ProductCatalog } from './products';
+import { Reservations } from './reservations';
+import { StockKeeper } from './stock';
+import { TermCatalog } from './terms';
+
+export type { CatalogDeps, CustomerDirectory } from './deps';
+export type { Actor } from './actor';
+
+/** The catalog domain, wired once per service instance. */
+export function createCatalogDomain(deps: CatalogDeps) {
+  return {
+    deps,
+    products: new ProductCatalog(deps),
+    terms: new TermCatalog(deps),
+    coupons: new CouponCatalog(deps),
+    stock: new StockKeeper(deps),
+    reservations: new Reservations(deps),
+    lookup: new CatalogLookup(deps),
+    inventory: new Inventory(deps),
+  };
+}
+export type CatalogDomain = ReturnType<typeof createCatalogDomain>;

@@ -1,0 +1,52 @@
+import { OrderEvents } from '@storefront/domain-events';
+import { catalog } from '@storefront/proto';
+import { defineService } from '@storefront/service-kit';
+import { CatalogConfigSchema } from './config';
+import { createCatalogDomain } from './domain';
+import { seedDemoCatalog } from './domain/demo-seed';
+import { onOrderCancelled } from './events/order-cancelled';
+import { couponHandlers } from './grpc/coupon.handlers';
+import { customersDirectory } from './grpc/customers-directory';
+import { inventoryHandlers } from './grpc/inventory.handlers';
+import { lookupHandlers } from './grpc/lookup.handlers';
+import { productHandlers } from './grpc/product.handlers';
+import { stockHandlers } from './grpc/stock.handlers';
+import { termHandlers } from './grpc/term.handlers';
+import { reservationSweep } from './jobs/reservation-sweep';
+import { entities } from './persistence/entities';
+import { migrations } from './persistence/migrations';
+
+/** Products, prices, variations, categories/tags, coupons, stock and reservations. */
+export const catalogService = defineService({
+  name: 'catalog',
+  config: CatalogConfigSchema,
+  entities,
+  migrations,
+  setup(ctx) {
+    const { config, logger } = ctx;
+    const customersChannel = config.CUSTOMERS_GRPC_ADDR
+      ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR)
+      : undefined;
+    const domain = createCatalogDomain({
+      db: ctx.db,
+      config,
+      customers: customersDirectory(customersChannel),
+      logger,
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(catalog.ProductServiceService, productHandlers(domain));
+    ctx.addGrpcService(catalog.TermServiceService, termHandlers(domain));
+    ctx.addGrpcService(catalog.CouponServiceService, couponHandlers(domain));
+    ctx.addGrpcService(catalog.StockServiceService, stockHandlers(domain));
+    ctx.addGrpcService(catalog.CatalogLookupServiceService, lookupHandlers(domain));
+    ctx.addGrpcService(catalog.InventoryServiceService, inventoryHandlers(domain));
+    ctx.consume('catalog.restock_cancelled_orders', OrderEvents.orderCancelled, onOrderCancelled(domain, logger));
+
+    const sweep = reservationSweep(domain.reservations, config.RESERVATION_SWEEP_SECONDS, logger);
+    ctx.onReady(async () => {
+      if (config.SEED_DEMO_DATA && (await seedDemoCatalog(domain.deps))) logger.info('demo catalog seeded');
+      sweep.start();
+    });
+    ctx.onShutdown(() => sweep.stop());
+  },
+});

@@ -1,0 +1,116 @@
+import { bindClient, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
+import { DomainError } from '@storefront/errors';
+import { catalog } from '@storefront/proto';
+import { startTestService, type TestService } from '@storefront/service-kit/testing';
+import type { TestEvents } from '@storefront/testing';
+import { catalogService } from '../src/service';
+
+// Callers as the gateway would send them (roles of the contract's "Host platform").
+
+const PRODUCT_CAPS = [
+  'edit_shop_product',
+  'read_shop_product',
+  'delete_shop_product',
+  'edit_shop_products',
+  'edit_others_shop_products',
+  'edit_published_shop_products',
+  'edit_private_shop_products',
+  'publish_shop_products',
+  'read_private_shop_products',
+  'delete_shop_products',
+  'delete_others_shop_products',
+  'delete_published_shop_products',
+  'delete_private_shop_products',
+  'manage_shop_product_terms',
+  'edit_shop_product_terms',
+  'delete_shop_product_terms',
+  'assign_shop_product_terms',
+];
+const COUPON_CAPS = PRODUCT_CAPS.filter((c) => !c.includes('_terms')).map((c) => c.replace('product', 'coupon'));
+
+export function callerWith(userId: number, capabilities: string[]): CallerContext {
+  return { userId, login: userId ? `user${userId}` : '', roles: [], capabilities, requestId: 'test' };
+}
+
+export const guest = callerWith(0, []);
+export const customer = callerWith(7, ['read']);
+export const manager = callerWith(2, ['read', ...PRODUCT_CAPS, ...COUPON_CAPS]);
+/** May write drafts but not publish (an author-like role). */
+export const contributor = callerWith(3, ['read', 'edit_shop_product', 'edit_shop_products', 'read_shop_product']);
+
+export async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** [code, status] of a rejection, for compact assertions. */
+export async function failure(promise: Promise<unknown>): Promise<[string, number]> {
+  const err = await rejection(promise);
+  return [err.code, err.status];
+}
+
+export interface CatalogClients {
+  service: TestService;
+  channel: Channel;
+  products: ReturnType<typeof bindClient<typeof catalog.ProductServiceService>>;
+  terms: ReturnType<typeof bindClient<typeof catalog.TermServiceService>>;
+  coupons: ReturnType<typeof bindClient<typeof catalog.CouponServiceService>>;
+  stock: ReturnType<typeof bindClient<typeof catalog.StockServiceService>>;
+  lookup: ReturnType<typeof bindClient<typeof catalog.CatalogLookupServiceService>>;
+  inventory: ReturnType<typeof bindClient<typeof catalog.InventoryServiceService>>;
+  stop(): Promise<void>;
+}
+
+/** A catalog service on a fresh database, and clients bound to it over real gRPC. */
+export async function startCatalog(
+  options: { env?: NodeJS.ProcessEnv; events?: TestEvents } = {},
+): Promise<CatalogClients> {
+  const service = await startTestService(catalogService, options);
+  const channel = openChannel('catalog', service.address, 15_000);
+  return {
+    service,
+    channel,
+    products: bindClient(channel, catalog.ProductServiceService),
+    terms: bindClient(channel, catalog.TermServiceService),
+    coupons: bindClient(channel, catalog.CouponServiceService),
+    stock: bindClient(channel, catalog.StockServiceService),
+    lookup: bindClient(channel, catalog.CatalogLookupServiceService),
+    inventory: bindClient(channel, catalog.InventoryServiceService),
+    async stop() {
+      channel.close();
+      await service.stop();
+    },
+  };
+}
+
+export const onetimePrice = (amount: string, extra: Partial<catalog.PriceInput> = {}) =>
+  catalog.PriceInput.fromPartial({ name: 'Standard', amount, ...extra });
+
+/** A published simple product with one price (and managed stock when `stock` is given). */
+export async function createSimpleProduct(
+  clients: CatalogClients,
+  fields: Partial<catalog.ProductFields> & { amount?: string; stock?: number } = {},
+): Promise<catalog.Product> {
+  const { amount = '10.00', stock, ...rest } = fields;
+  const res = await clients.products.createProduct(
+    {
+      fields: catalog.ProductFields.fromPartial({
+        title: 'Simple product',
+        status: 'publish',
+        prices: { items: [onetimePrice(amount)] },
+        ...(stock === undefined ? {} : { manageStock: true, stockQuantity: stock }),
+        ...rest,
+      }),
+    },
+    manager,
+  );
+  return res.product!;
+}
+
+export const variationInput = (attributes: Record<string, string>, extra: Partial<catalog.VariationInput> = {}) =>
+  catalog.VariationInput.fromPartial({ attributes, ...extra });

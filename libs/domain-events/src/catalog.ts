@@ -1,0 +1,7 @@
+import { defineEvent } from '@storefront/events';
+import { catalog } from '@storefront/proto';
+
+/** Events of the catalog service (proto/shop/catalog/v1/events.proto). */
+export const CatalogEvents = {
+  stockLow: defineEvent('catalog', 'stock_low', catalog.StockLow),
+};
