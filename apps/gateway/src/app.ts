@@ -27,11 +27,21 @@ import { platformRoutes } from './routes/platform';
 import { taxRoutes } from './routes/taxes';
 import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
+import { CATALOG_ROUTES } from './routes/catalog';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
 /** Routes of `shop/v1`, one module per resource. */
-const SHOP_ROUTES: RouteModule[] = [authRoutes, customerRoutes, meRoutes, settingsRoutes, taxRoutes, shippingRoutes, regionRoutes];
+const SHOP_ROUTES: RouteModule[] = [
+  authRoutes,
+  customerRoutes,
+  meRoutes,
+  settingsRoutes,
+  ...CATALOG_ROUTES,
+  taxRoutes,
+  shippingRoutes,
+  regionRoutes,
+];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.
 const DEV_SESSION_SECRET = 'storefront-development-session-secret-not-for-production';

@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { customers, fulfillment, health } from '@storefront/proto';
+import { catalog, customers, fulfillment, health } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -7,6 +7,15 @@ export interface CustomersClients {
   customer: PromiseClient<typeof customers.CustomerServiceService>;
   profile: PromiseClient<typeof customers.ProfileServiceService>;
   settings: PromiseClient<typeof customers.SettingsServiceService>;
+}
+
+export interface CatalogClients {
+  products: PromiseClient<typeof catalog.ProductServiceService>;
+  terms: PromiseClient<typeof catalog.TermServiceService>;
+  coupons: PromiseClient<typeof catalog.CouponServiceService>;
+  stock: PromiseClient<typeof catalog.StockServiceService>;
+  lookup: PromiseClient<typeof catalog.CatalogLookupServiceService>;
+  inventory: PromiseClient<typeof catalog.InventoryServiceService>;
 }
 
 export interface FulfillmentClients {
@@ -19,6 +28,8 @@ export interface FulfillmentClients {
 /** One channel per backing service; every route reaches its service through these clients. */
 export interface ServiceClients {
   customers: CustomersClients;
+  /** Absent when CATALOG_GRPC_ADDR is not configured (its routes are then not registered). */
+  catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
@@ -35,6 +46,7 @@ export function connectServices(config: GatewayConfig): ServiceClients {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
   const c = channels.customers;
+  const k = channels.catalog;
   const f = channels.fulfillment;
   return {
     customers: {
@@ -42,6 +54,14 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       customer: bindClient(c, customers.CustomerServiceService),
       profile: bindClient(c, customers.ProfileServiceService),
       settings: bindClient(c, customers.SettingsServiceService),
+    },
+    catalog: k && {
+      products: bindClient(k, catalog.ProductServiceService),
+      terms: bindClient(k, catalog.TermServiceService),
+      coupons: bindClient(k, catalog.CouponServiceService),
+      stock: bindClient(k, catalog.StockServiceService),
+      lookup: bindClient(k, catalog.CatalogLookupServiceService),
+      inventory: bindClient(k, catalog.InventoryServiceService),
     },
     fulfillment: f && {
       taxes: bindClient(f, fulfillment.TaxServiceService),

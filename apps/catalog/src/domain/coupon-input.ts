@@ -65,7 +65,7 @@ export type CouponScalars = Partial<
 export function parseCode(title: string): string {
   const code = title.trim();
   if (!code) throw invalidParams({ title: 'The coupon code (title) cannot be empty.' });
-  if (/[\u0000-\u001f\u007f]/.test(code)) {
+  if (/\p{Cc}/u.test(code)) {
     throw invalidParams({ title: 'The coupon code cannot hold control characters.' });
   }
   return limitText('title', code, 200);
