@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Server, ServerCredentials, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
+import { customers, fulfillment } from '@storefront/proto';
 
 export interface References {
   url: string;
@@ -16,7 +16,11 @@ export interface References {
  *  - `/ref/grpc-pg/:id`: Fastify -> one grpc-js unary call -> a service -> one
  *    Postgres primary-key SELECT (customers.users by id) -> proto -> JSON.
  */
-export async function startReferences(customersDatabaseUrl: string, meBody: string): Promise<References> {
+export async function startReferences(
+  customersDatabaseUrl: string,
+  meBody: string,
+  quote: { fulfillmentAddress: string; request: fulfillment.QuoteRequest },
+): Promise<References> {
   const pool = new pg.Pool({ connectionString: customersDatabaseUrl, max: 10 });
   const grpcServer = new Server();
   grpcServer.addService(customers.CustomerServiceService, {
@@ -50,12 +54,21 @@ export async function startReferences(customersDatabaseUrl: string, meBody: stri
     const { customer } = await client.getCustomer({ id: Number(request.params.id) }, anonymousCaller(request.id));
     return { id: customer?.id, username: customer?.username, email: customer?.email };
   });
+  // The quote engine has no REST route of its own (cart/checkout will call it): measured through the same
+  // Fastify -> one gRPC call shape as the reference.
+  const quoteChannel = openChannel('fulfillment', quote.fulfillmentAddress);
+  const quotes = bindClient(quoteChannel, fulfillment.QuoteServiceService);
+  app.get('/bench/quote', async (request) => {
+    const res = await quotes.quote(quote.request, anonymousCaller(request.id));
+    return { total: res.totals?.total, rates: res.rates.length, tax: res.totals?.taxTotal };
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
     async close() {
       await app.close();
       channel.close();
+      quoteChannel.close();
       grpcServer.forceShutdown();
       await pool.end();
     },

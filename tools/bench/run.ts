@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { startReferences } from './references';
 import { prepareScenarios } from './scenarios';
+import { adminCaller, seedCatalog, seedFulfillment } from './seed';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -38,12 +39,20 @@ async function main(): Promise<void> {
     logger: (name) => pino({ name, level: 'warn' }),
   });
   try {
-    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD);
-    const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody);
+    const caller = await adminCaller(platform, ADMIN_PASSWORD);
+    const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
+    const quoteRequest = await seedFulfillment(platform, caller);
+    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds);
+    const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
+    const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {
+      fulfillmentAddress,
+      request: quoteRequest,
+    });
     const references: LoadTarget[] = [
       { name: 'ref: bare Fastify, same bytes as /me', url: `${refs.url}/ref/bare` },
       { name: 'ref: Fastify -> gRPC -> service -> PG PK', url: `${refs.url}/ref/grpc-pg/${scenarios.adminId}` },
     ];
+    scenarios.targets.push({ name: 'quote: rates + taxes, 10-line cart (gRPC)', url: `${refs.url}/bench/quote` });
     const results: LoadResult[] = [];
     for (const target of [...references, ...scenarios.targets]) {
       if (!references.includes(target) && !only.test(target.name)) continue;

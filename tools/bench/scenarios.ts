@@ -14,7 +14,7 @@ async function call(url: string, init: RequestInit = {}) {
 }
 
 /** Logs in, creates the credentials and data the measured routes need, and lists the routes. */
-export async function prepareScenarios(base: string, adminPassword: string): Promise<Scenarios> {
+export async function prepareScenarios(base: string, adminPassword: string, productIds: number[]): Promise<Scenarios> {
   const json = { 'content-type': 'application/json' };
   const loginBody = JSON.stringify({ username: 'admin', password: adminPassword });
   const login = await call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
@@ -24,7 +24,7 @@ export async function prepareScenarios(base: string, adminPassword: string): Pro
     method: 'POST',
     headers: { ...session, ...json },
     body: JSON.stringify({ name: 'bench' }),
-  }).then((r) => r.json());
+  }).then((r) => r.json() as Promise<{ password: string }>);
   const basic = { authorization: `Basic ${Buffer.from(`admin:${created.password}`).toString('base64')}` };
   const meBody = await call(`${base}/shop/v1/me`, { headers: session }).then((r) => r.text());
 
@@ -35,6 +35,8 @@ export async function prepareScenarios(base: string, adminPassword: string): Pro
       { name: 'GET /shop/v1/me (cookie + nonce)', url: `${base}/shop/v1/me`, headers: session },
       { name: 'GET /shop/v1/me (Basic app password)', url: `${base}/shop/v1/me`, headers: basic },
       { name: 'GET /shop/v1/settings', url: `${base}/shop/v1/settings`, headers: session },
+      { name: 'GET /shop/v1/shop_product?per_page=20 (guest)', url: `${base}/shop/v1/shop_product?per_page=20` },
+      { name: 'GET /shop/v1/shop_product/<id> (guest)', url: `${base}/shop/v1/shop_product/${productIds[Math.floor(productIds.length / 2)]}` },
       {
         name: 'POST /shop/v1/auth/login (scrypt)',
         method: 'POST',

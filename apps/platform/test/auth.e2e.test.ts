@@ -262,3 +262,18 @@ describe('application passwords', () => {
     expectError(await c.post('/platform/v1/users/me/application-passwords', {}), 400, 'rest_missing_callback_param');
   });
 });
+
+// Last: it blocks this client IP for the rest of the file.
+describe('rate limit per client IP', () => {
+  it('blocks an IP after too many failures across accounts, even a correct login', async () => {
+    let limited;
+    for (let i = 0; i < 10 && !limited; i++) {
+      const res = await client().post('/shop/v1/auth/login', { username: `nobody-${i}`, password: 'x' });
+      if (res.status === 429) limited = res;
+      else expectError(res, 401, 'shop_auth_failed');
+    }
+    expect(limited).toBeDefined();
+    expectError(limited!, 429, 'shop_rate_limited');
+    expectError(await client().post('/shop/v1/auth/login', { username: ADMIN.login, password: ADMIN.password }), 429, 'shop_rate_limited');
+  });
+});

@@ -58,6 +58,17 @@ describe('a service started with the kit', () => {
     expect(afterStop).toMatchObject({ code: 'shop_service_unavailable', status: 503 });
   });
 
+  it('exposes Prometheus metrics with gRPC latencies', async () => {
+    const service = await startTestService(echo, { env: { METRICS_PORT: '0' } });
+    cleanups.push(() => service.stop());
+    const channel = openChannel('echo', service.address);
+    cleanups.push(async () => channel.close());
+    await bindClient(channel, customers.SettingsServiceService).getStoreSettings({}, anonymousCaller('m'));
+    const text = await (await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`)).text();
+    expect(text).toMatch(/grpc_server_handling_seconds_count\{[^}]*method="\/shop.customers.v1.SettingsService\/GetStoreSettings"[^}]*code="OK"[^}]*\} 1/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
   it('reports NOT_SERVING while its database is unreachable', async () => {
     const service = await startTestService(echo);
     cleanups.push(() => service.stop());

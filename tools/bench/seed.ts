@@ -1,0 +1,76 @@
+import { anonymousCaller, bindClient, openChannel, type CallerContext } from '@storefront/grpc-client';
+import { catalog, customers, fulfillment } from '@storefront/proto';
+import type { Platform } from '@storefront/platform';
+
+const address = (platform: Platform, name: string) => platform.services.find((s) => s.name === name)!.address;
+
+/** The administrator as a gRPC caller (its capabilities come from a real login). */
+export async function adminCaller(platform: Platform, password: string): Promise<CallerContext> {
+  const channel = openChannel('customers', address(platform, 'customers'));
+  const auth = bindClient(channel, customers.AuthServiceService);
+  const { principal } = await auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
+  channel.close();
+  return { ...anonymousCaller('bench'), userId: principal!.userId, login: principal!.login, roles: principal!.roles, capabilities: principal!.capabilities };
+}
+
+/** A catalog of `count` published products over 5 categories, each with a price and managed stock. */
+export async function seedCatalog(platform: Platform, caller: CallerContext, count: number): Promise<number[]> {
+  const channel = openChannel('catalog', address(platform, 'catalog'), 30_000);
+  const terms = bindClient(channel, catalog.TermServiceService);
+  const products = bindClient(channel, catalog.ProductServiceService);
+  const categories: number[] = [];
+  for (const name of ['Apparel', 'Books', 'Garden', 'Kitchen', 'Toys']) {
+    const { term } = await terms.createTerm({ taxonomy: 'shop_product_category', fields: { name } }, caller);
+    categories.push(term!.id);
+  }
+  const ids: number[] = [];
+  for (let batch = 0; batch < count; batch += 20) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(20, count - batch) }, (_, i) => {
+        const n = batch + i + 1;
+        return products.createProduct(
+          {
+            fields: catalog.ProductFields.fromPartial({
+              title: `Bench product ${n}`,
+              content: `A sturdy, well-made bench product number ${n}.`,
+              excerpt: 'Sturdy and well made.',
+              status: 'publish',
+              shopProductCategory: { ids: [categories[n % categories.length]] },
+              prices: { items: [catalog.PriceInput.fromPartial({ name: 'Standard', amount: `${(n % 90) + 9}.99` })] },
+              sku: `BENCH-${n}`,
+              manageStock: true,
+              stockQuantity: 100,
+            }),
+          },
+          caller,
+        );
+      }),
+    );
+    ids.push(...created.map((c) => c.product!.id));
+  }
+  channel.close();
+  return ids;
+}
+
+/** A US zone with a flat rate, a simple state tax and a compound city tax; returns a 10-line quote request. */
+export async function seedFulfillment(platform: Platform, caller: CallerContext): Promise<fulfillment.QuoteRequest> {
+  const channel = openChannel('fulfillment', address(platform, 'fulfillment'));
+  const shipping = bindClient(channel, fulfillment.ShippingServiceService);
+  const taxes = bindClient(channel, fulfillment.TaxServiceService);
+  const { zone } = await shipping.createZone({ name: 'United States', locations: ['US'], postcodes: '' }, caller);
+  await shipping.createZoneMethod({ zoneId: zone!.id, methodId: 'flat_rate', settings: { cost: 5 } }, caller);
+  await shipping.createZoneMethod({ zoneId: zone!.id, methodId: 'free_shipping', settings: { requires: 'min_amount', min_amount: 100 } }, caller);
+  await taxes.createTaxRate({ country: 'US', state: 'CA', rate: '7.25', name: 'CA', priority: 1 }, caller);
+  await taxes.createTaxRate({ country: 'US', state: 'CA', postcode: '90001...90099', rate: '1.5', name: 'LA', priority: 2, compound: true }, caller);
+  channel.close();
+  return fulfillment.QuoteRequest.fromPartial({
+    destination: { country: 'US', state: 'CA', postcode: '90012', city: 'Los Angeles' },
+    lines: Array.from({ length: 10 }, (_, i) => ({
+      key: `line-${i}`,
+      amount: `${(i + 1) * 3}.99`,
+      quantity: 1 + (i % 3),
+      shippingRequired: i !== 9,
+      weight: '0.5',
+    })),
+  });
+}
