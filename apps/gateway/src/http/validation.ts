@@ -38,7 +38,10 @@ export function installValidation(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    const schema = (request.routeOptions.schema as FastifySchema | undefined)?.querystring as
+    // No body at all reads as "no fields" (then required ones are reported missing), like an empty JSON body.
+    const routeSchema = request.routeOptions.schema as FastifySchema | undefined;
+    if (routeSchema?.body && (request.body === undefined || request.body === null)) request.body = {};
+    const schema = routeSchema?.querystring as
       | { properties?: Record<string, { type?: string }> }
       | undefined;
     if (!schema?.properties || !request.query || typeof request.query !== 'object') return;
