@@ -18,6 +18,7 @@ import { subscribeCacheInvalidation } from './auth/invalidation';
 import { Nonces } from './auth/nonce';
 import { PrincipalCache } from './auth/principal-cache';
 import { SessionCookies } from './auth/session-cookie';
+import { SiteSettingsCache } from './site-settings';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { customerRoutes } from './routes/customers';
@@ -76,8 +77,10 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
     cookies: new SessionCookies(secret),
     nonces: new Nonces(secret),
     cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
+    site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
   };
-  const unsubscribe = subscribeCacheInvalidation(transport, ctx.cache);
+  const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
+  const unsubscribe = () => unsubscribers.forEach((stop) => stop());
   const release = async () => {
     unsubscribe();
     clients.close();

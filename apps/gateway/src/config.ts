@@ -17,6 +17,8 @@ export const GatewayConfigSchema = Type.Object({
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** How long a resolved session or application password stays cached (events evict earlier). */
   PRINCIPAL_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  /** How long site options (site URL for links) stay cached; the update event evicts them at once. */
+  SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** Trust X-Forwarded-* from this proxy list (Fastify trustProxy syntax); unset = trust none. */
   TRUST_PROXY: Type.Optional(Type.String()),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

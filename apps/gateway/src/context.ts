@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config';
 import type { Nonces } from './auth/nonce';
 import type { PrincipalCache } from './auth/principal-cache';
 import type { SessionCookies } from './auth/session-cookie';
+import type { SiteSettingsCache } from './site-settings';
 
 /** What route modules get: config, service clients and the session machinery. */
 export interface GatewayContext {
@@ -15,6 +16,8 @@ export interface GatewayContext {
   cookies: SessionCookies;
   nonces: Nonces;
   cache: PrincipalCache;
+  /** Site options (site URL for links), cached and invalidated by events. */
+  site: SiteSettingsCache;
 }
 
 export function typed(app: FastifyInstance) {

@@ -10,6 +10,7 @@ export const CustomerEvents = {
   passwordResetCompleted: defineEvent('customers', 'password_reset_completed', customers.PasswordResetCompleted),
   erasureRequested: defineEvent('customers', 'erase_requested', customers.ErasureRequested),
   sessionEnded: defineEvent('customers', 'session_ended', customers.SessionEnded),
+  siteSettingsUpdated: defineEvent('customers', 'site_settings_updated', customers.SiteSettingsUpdated),
   applicationPasswordRevoked: defineEvent(
     'customers',
     'application_password_revoked',

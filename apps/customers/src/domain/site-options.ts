@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidParams } from '@storefront/errors';
+import { recordEvent } from '@storefront/events';
+import { CustomerEvents } from '@storefront/domain-events';
 import { SiteOption } from '../persistence/entities';
 import type { CustomersConfig } from '../config';
 
@@ -58,6 +60,7 @@ export async function writeSiteOptions(
   for (const [name, value] of Object.entries(next)) {
     await em.upsert(SiteOption, { name, value });
   }
+  recordEvent(em, CustomerEvents.siteSettingsUpdated, { siteUrl: next.site_url });
   return next;
 }
 

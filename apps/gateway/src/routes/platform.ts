@@ -106,6 +106,7 @@ export const platformRoutes: RouteModule = (app, ctx) => {
         },
         request.caller,
       );
+      ctx.site.invalidate(); // this replica at once; others on the update event
       return siteSettingsResource(res.settings);
     },
   });

@@ -64,6 +64,11 @@ export interface ApplicationPasswordRevoked {
   uuid: string;
 }
 
+/** site_settings_updated: site options changed; gateways drop their cached copy. */
+export interface SiteSettingsUpdated {
+  siteUrl: string;
+}
+
 function createBaseCustomerCreated(): CustomerCreated {
   return { userId: 0, email: "", login: "", firstName: "", lastName: "", source: "" };
 }
@@ -680,6 +685,61 @@ export const ApplicationPasswordRevoked: MessageFns<ApplicationPasswordRevoked> 
     const message = createBaseApplicationPasswordRevoked();
     message.userId = object.userId ?? 0;
     message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseSiteSettingsUpdated(): SiteSettingsUpdated {
+  return { siteUrl: "" };
+}
+
+export const SiteSettingsUpdated: MessageFns<SiteSettingsUpdated> = {
+  encode(message: SiteSettingsUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteUrl !== "") {
+      writer.uint32(10).string(message.siteUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SiteSettingsUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSiteSettingsUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.siteUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SiteSettingsUpdated>): SiteSettingsUpdated {
+    return SiteSettingsUpdated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SiteSettingsUpdated>): SiteSettingsUpdated {
+    const message = createBaseSiteSettingsUpdated();
+    message.siteUrl = object.siteUrl ?? "";
     return message;
   },
 };

@@ -1,0 +1,27 @@
+/** The part of a JSON Schema the context filter reads. */
+interface ContextualSchema {
+  context?: readonly string[];
+  properties?: Record<string, ContextualSchema>;
+}
+
+/**
+ * The host platform's `filter_response_by_context`: every schema property
+ * declares the contexts (`view`, `edit`, `embed`) it appears in, and a
+ * response keeps only those of the requested context, recursively. Keys the
+ * schema does not describe (`_links`, custom meta keys) are kept. The item
+ * schema that OPTIONS shows is thereby the single source of truth.
+ */
+export function filterByContext<T extends object>(item: T, schema: object, context: string): Partial<T> {
+  const properties = (schema as ContextualSchema).properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    const property = properties[key];
+    if (property?.context && !property.context.includes(context)) continue;
+    out[key] = property?.properties && isPlainObject(value) ? filterByContext(value, property, context) : value;
+  }
+  return out as Partial<T>;
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

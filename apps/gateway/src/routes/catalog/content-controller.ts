@@ -1,0 +1,102 @@
+import type { FastifyRequest } from 'fastify';
+import { Type, type TObject } from 'typebox';
+import type { DomainError } from '@storefront/errors';
+import type { SiteSettingsCache } from '../../site-settings';
+import type { TypedApp } from '../../context';
+import { setPaginationHeaders } from '../../http/pagination';
+import { Context, Force, IdParams, Nullable } from '../../http/schemas';
+import type { Presentation } from '../../resources/catalog/presentation';
+import { siteUrlOf } from '../../resources/catalog/site-url';
+
+/**
+ * One native content type (posts or terms controller): its schemas, the
+ * catalog calls behind each route, and how a record is shown. The catalog
+ * service decides every permission from the caller (access 'content').
+ */
+export interface ContentType<Item extends { id: number }, ListQuery, CreateBody, UpdateBody> {
+  /** Collection path inside shop/v1, e.g. `/shop_product`. */
+  path: string;
+  itemSchema: TObject;
+  listQuery: TObject;
+  createBody: TObject;
+  updateBody: TObject;
+  /** Posts refuse a create that names an id (`rest_post_exists`); terms drop it. */
+  existingItemError?: () => DomainError;
+  list(query: ListQuery, request: FastifyRequest): Promise<{ items: Item[]; total: number }>;
+  get(id: number, context: string, request: FastifyRequest): Promise<Item>;
+  create(body: CreateBody, request: FastifyRequest): Promise<Item>;
+  update(id: number, body: UpdateBody, request: FastifyRequest): Promise<Item>;
+  /** `deleted: false`: moved to the trash (posts without force); the service refuses what it cannot do. */
+  delete(id: number, force: boolean, request: FastifyRequest): Promise<{ item: Item; deleted: boolean }>;
+  present(item: Item, view: Presentation): object;
+}
+
+interface PageParams {
+  page: number;
+  per_page: number;
+  context: string;
+}
+
+const ItemQuery = Type.Object({ context: Context });
+const DeleteQuery = Type.Object({ force: Force('Delete permanently instead of moving to the trash (terms: required).') });
+// `force` may also come in a JSON body (host-platform convention); no body at all is null.
+const DeleteBody = Nullable(Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }));
+
+/** Registers `GET/POST <path>` and `GET/PUT/PATCH/DELETE <path>/:id`; writes answer in the edit context. */
+export function registerContentType<Item extends { id: number }, ListQuery extends PageParams, CreateBody, UpdateBody>(
+  app: TypedApp,
+  site: SiteSettingsCache,
+  type: ContentType<Item, ListQuery, CreateBody, UpdateBody>,
+): void {
+  const config = { access: 'content' as const, itemSchema: type.itemSchema };
+  const itemUrl = `${type.path}/:id`;
+  // The site URL (for `link`) comes from the gateway's cache, alongside the catalog call.
+  const withSite = async <T>(request: FastifyRequest, call: Promise<T>) =>
+    Promise.all([call, siteUrlOf(site, request)]);
+  const present = (item: Item, request: FastifyRequest, context: string, siteUrl: string) =>
+    type.present(item, { request, context, siteUrl });
+
+  app.get(type.path, { config, schema: { querystring: type.listQuery } }, async (request, reply) => {
+    const query = request.query as ListQuery;
+    const [{ items, total }, siteUrl] = await withSite(request, type.list(query, request));
+    setPaginationHeaders(request, reply, { total, page: query.page, perPage: query.per_page });
+    return items.map((item) => present(item, request, query.context, siteUrl));
+  });
+
+  app.post(type.path, { config, schema: { body: type.createBody } }, async (request, reply) => {
+    const body = request.body as CreateBody & { id?: unknown };
+    if (body.id !== undefined && type.existingItemError) throw type.existingItemError();
+    const [item, siteUrl] = await withSite(request, type.create(body, request));
+    reply.code(201).header('Location', `/shop/v1${type.path}/${item.id}`);
+    return present(item, request, 'edit', siteUrl);
+  });
+
+  app.get(itemUrl, { config, schema: { params: IdParams, querystring: ItemQuery } }, async (request) => {
+    const { context } = request.query;
+    const [item, siteUrl] = await withSite(request, type.get(request.params.id, context, request));
+    return present(item, request, context, siteUrl);
+  });
+
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: itemUrl,
+    config,
+    schema: { params: IdParams, body: type.updateBody },
+    handler: async (request) => {
+      const { id } = request.params as { id: number };
+      const [item, siteUrl] = await withSite(request, type.update(id, request.body as UpdateBody, request));
+      return present(item, request, 'edit', siteUrl);
+    },
+  });
+
+  app.delete(
+    itemUrl,
+    { config, schema: { params: IdParams, querystring: DeleteQuery, body: DeleteBody } },
+    async (request) => {
+      const force = request.query.force || request.body?.force === true;
+      const [{ item, deleted }, siteUrl] = await withSite(request, type.delete(request.params.id, force, request));
+      const shown = present(item, request, 'edit', siteUrl);
+      return deleted ? { deleted: true, previous: shown } : shown;
+    },
+  );
+}

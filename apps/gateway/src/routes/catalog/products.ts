@@ -1,0 +1,69 @@
+import { Type, type Static } from 'typebox';
+import { badRequest } from '@storefront/errors';
+import type { catalog } from '@storefront/proto';
+import type { RouteModule } from '../../context';
+import { IdList } from '../../http/schemas';
+import { collectionQuery, postCollectionParams, Slugs } from '../../resources/catalog/collection-params';
+import { productResource, ProductSchema } from '../../resources/catalog/product';
+import {
+  ProductCreateBody,
+  productFields,
+  ProductUpdateBody,
+  type ProductWrite,
+} from '../../resources/catalog/product-input';
+import { registerContentType } from './content-controller';
+
+const ListQuery = Type.Object({
+  ...postCollectionParams,
+  slug: Slugs,
+  shop_product_category: IdList('Products in any of these categories.'),
+  shop_product_category_exclude: IdList('Products in none of these categories.'),
+  shop_product_tag: IdList('Products with any of these tags.'),
+  shop_product_tag_exclude: IdList('Products with none of these tags.'),
+});
+
+/** `shop_product` (spec 4.6): the posts controller plus the commerce fields. */
+export const productRoutes: RouteModule = (app, ctx) => {
+  const products = ctx.clients.catalog?.products;
+  if (!products) return;
+
+  registerContentType<catalog.Product, Static<typeof ListQuery>, ProductWrite, ProductWrite>(
+    app,
+    ctx.site,
+    {
+      path: '/shop_product',
+      itemSchema: ProductSchema,
+      listQuery: ListQuery,
+      createBody: ProductCreateBody,
+      updateBody: ProductUpdateBody,
+      existingItemError: () => badRequest('rest_post_exists', 'Cannot create existing post.'),
+      async list(q, request) {
+        const result = await products.listProducts(
+          {
+            query: collectionQuery(q),
+            shopProductCategory: q.shop_product_category,
+            shopProductCategoryExclude: q.shop_product_category_exclude,
+            shopProductTag: q.shop_product_tag,
+            shopProductTagExclude: q.shop_product_tag_exclude,
+          },
+          request.caller,
+        );
+        return { items: result.products, total: result.total };
+      },
+      async get(id, context, request) {
+        return (await products.getProduct({ id, context }, request.caller)).product!;
+      },
+      async create(body, request) {
+        return (await products.createProduct({ fields: productFields(body) }, request.caller)).product!;
+      },
+      async update(id, body, request) {
+        return (await products.updateProduct({ id, fields: productFields(body) }, request.caller)).product!;
+      },
+      async delete(id, force, request) {
+        const { product, deleted } = await products.deleteProduct({ id, force }, request.caller);
+        return { item: product!, deleted };
+      },
+      present: productResource,
+    },
+  );
+};
