@@ -37,6 +37,9 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
       { name: 'GET /shop/v1/settings', url: `${base}/shop/v1/settings`, headers: session },
       { name: 'GET /shop/v1/shop_product?per_page=20 (guest)', url: `${base}/shop/v1/shop_product?per_page=20` },
       { name: 'GET /shop/v1/shop_product/<id> (guest)', url: `${base}/shop/v1/shop_product/${productIds[Math.floor(productIds.length / 2)]}` },
+      // Signed-in reads skip the response cache: the full path (keys, documents, mapping, serialization).
+      { name: 'GET /shop/v1/shop_product?per_page=20 (admin, uncached)', url: `${base}/shop/v1/shop_product?per_page=20`, headers: session },
+      { name: 'GET /shop/v1/shop_product/<id> (admin, uncached)', url: `${base}/shop/v1/shop_product/${productIds[Math.floor(productIds.length / 2)]}`, headers: session },
       {
         name: 'POST /shop/v1/auth/login (scrypt)',
         method: 'POST',

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     env: {
       SEED_DEMO_DATA: 'true',
       DATABASE_CREATE: 'true',
-      ...(embedded ? { DB_POOL_SIZE: '3' } : {}),
+      ...(embedded ? { DB_POOL_SIZE: '3', DB_PREPARED_STATEMENTS: 'false' } : {}),
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
       SHOP_ADMIN_PASSWORD: password,

@@ -184,7 +184,7 @@ describe('product writes', () => {
     ]);
     const gone = await c.products.deleteProduct({ id: product.id, force: true }, manager);
     expect([gone.deleted, gone.product!.title]).toEqual([true, 'Short-lived']);
-    expect(await failure(c.products.getProduct({ id: product.id, context: 'view' }, manager))).toEqual([
+    expect(await failure(c.products.getProduct({ id: product.id, context: 'view', ifNoneMatch: '' }, manager))).toEqual([
       'rest_post_invalid_id',
       404,
     ]);
@@ -205,24 +205,24 @@ describe('product reads', () => {
   });
 
   it('shows drafts and private products only to those allowed', async () => {
-    expect(await failure(c.products.getProduct({ id: draftId, context: 'view' }, guest))).toEqual([
+    expect(await failure(c.products.getProduct({ id: draftId, context: 'view', ifNoneMatch: '' }, guest))).toEqual([
       'rest_forbidden',
       401,
     ]);
-    expect(await failure(c.products.getProduct({ id: draftId, context: 'view' }, customer))).toEqual([
+    expect(await failure(c.products.getProduct({ id: draftId, context: 'view', ifNoneMatch: '' }, customer))).toEqual([
       'rest_forbidden',
       403,
     ]);
-    expect(await failure(c.products.getProduct({ id: privateId, context: 'view' }, contributor))).toEqual([
+    expect(await failure(c.products.getProduct({ id: privateId, context: 'view', ifNoneMatch: '' }, contributor))).toEqual([
       'rest_forbidden',
       403,
     ]);
-    expect((await c.products.getProduct({ id: privateId, context: 'view' }, manager)).product!.status).toBe('private');
-    expect(await failure(c.products.getProduct({ id: draftId, context: 'edit' }, customer))).toEqual([
+    expect((await c.products.getProduct({ id: privateId, context: 'view', ifNoneMatch: '' }, manager)).product!.status).toBe('private');
+    expect(await failure(c.products.getProduct({ id: draftId, context: 'edit', ifNoneMatch: '' }, customer))).toEqual([
       'rest_forbidden_context',
       403,
     ]);
-    expect(await failure(c.products.getProduct({ id: -1, context: 'view' }, guest))).toEqual([
+    expect(await failure(c.products.getProduct({ id: -1, context: 'view', ifNoneMatch: '' }, guest))).toEqual([
       'rest_post_invalid_id',
       404,
     ]);
@@ -347,9 +347,9 @@ describe('product reads', () => {
 describe('stock visibility', () => {
   it('hides stock quantities of hide_stock products from all but editors', async () => {
     const product = await createSimpleProduct(c, { title: 'Hidden stock', stock: 4, hideStock: true });
-    const asGuest = (await c.products.getProduct({ id: product.id, context: 'view' }, guest)).product!;
+    const asGuest = (await c.products.getProduct({ id: product.id, context: 'view', ifNoneMatch: '' }, guest)).product!;
     expect([asGuest.stockQuantity, asGuest.stockStatus]).toEqual([undefined, 'instock']);
-    const asManager = (await c.products.getProduct({ id: product.id, context: 'edit' }, manager)).product!;
+    const asManager = (await c.products.getProduct({ id: product.id, context: 'edit', ifNoneMatch: '' }, manager)).product!;
     expect(asManager.stockQuantity).toBe(4);
   });
 });

@@ -41,7 +41,7 @@ const line = (productId: number, quantity = 1, variationId = 0) => ({ productId,
 const reserve = (reservationId: string, lines: catalog.StockLine[], ttlSeconds = 0) =>
   c.stock.reserveStock({ reservationId, lines, ttlSeconds }, customer);
 const levelOf = async (productId: number) =>
-  (await c.products.getProduct({ id: productId, context: 'edit' }, manager)).product!.stockQuantity;
+  (await c.products.getProduct({ id: productId, context: 'edit', ifNoneMatch: '' }, manager)).product!.stockQuantity;
 const history = async (productId: number, variationId = 0) =>
   (
     await c.stock.listStockMovements(

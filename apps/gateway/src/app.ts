@@ -19,6 +19,7 @@ import { Nonces } from './auth/nonce';
 import { PrincipalCache } from './auth/principal-cache';
 import { SessionCookies } from './auth/session-cookie';
 import { SiteSettingsCache } from './site-settings';
+import { ResponseCache } from './http/response-cache';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { customerRoutes } from './routes/customers';
@@ -78,6 +79,7 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
     nonces: new Nonces(secret),
     cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
     site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
+    responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
   };
   const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
   const unsubscribe = () => unsubscribers.forEach((stop) => stop());

@@ -19,6 +19,8 @@ export const GatewayConfigSchema = Type.Object({
   PRINCIPAL_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   /** How long site options (site URL for links) stay cached; the update event evicts them at once. */
   SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  /** Rendered responses kept for conditional reads (guests' product reads); 0 turns the cache off. */
+  RESPONSE_CACHE_ENTRIES: Type.Integer({ minimum: 0, default: 500 }),
   /** Trust X-Forwarded-* from this proxy list (Fastify trustProxy syntax); unset = trust none. */
   TRUST_PROXY: Type.Optional(Type.String()),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

@@ -7,6 +7,7 @@ import type { Nonces } from './auth/nonce';
 import type { PrincipalCache } from './auth/principal-cache';
 import type { SessionCookies } from './auth/session-cookie';
 import type { SiteSettingsCache } from './site-settings';
+import type { ResponseCache } from './http/response-cache';
 
 /** What route modules get: config, service clients and the session machinery. */
 export interface GatewayContext {
@@ -18,6 +19,8 @@ export interface GatewayContext {
   cache: PrincipalCache;
   /** Site options (site URL for links), cached and invalidated by events. */
   site: SiteSettingsCache;
+  /** Rendered responses of conditional reads (see http/response-cache). */
+  responses: ResponseCache;
 }
 
 export function typed(app: FastifyInstance) {

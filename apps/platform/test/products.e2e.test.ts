@@ -452,3 +452,37 @@ describe('OPTIONS /shop_product', () => {
     expect((await guest.get('/shop/v1/openapi.json')).body.paths).toHaveProperty(PRODUCTS);
   });
 });
+
+describe('conditional reads for guests', () => {
+  it('serve an ETag, answer If-None-Match with 304, and never serve a stale copy', async () => {
+    const p = await product({ title: 'Cached lamp', manage_stock: true, stock_quantity: 4 });
+    const first = await guest.get(`${PRODUCTS}/${p.id}`);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    const again = await guest.get(`${PRODUCTS}/${p.id}`);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await guest.get(`${PRODUCTS}/${p.id}`, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+
+    await admin.patch(`${PRODUCTS}/${p.id}`, { title: 'Renamed lamp' });
+    const renamed = await guest.get(`${PRODUCTS}/${p.id}`);
+    expect(renamed.body.title.rendered).toBe('Renamed lamp');
+    expect(renamed.headers.get('etag')).not.toBe(etag);
+
+    await admin.post(`/shop/v1/products/${p.id}/stock-adjust`, { action: 'set', quantity: 0 });
+    const soldOut = await guest.get(`${PRODUCTS}/${p.id}`);
+    expect(soldOut.body).toMatchObject({ stock_quantity: 0, stock_status: 'outofstock' });
+  });
+
+  it('keep lists fresh and their pagination headers', async () => {
+    const first = await guest.get(`${PRODUCTS}?per_page=2`);
+    const total = Number(first.headers.get('x-platform-total'));
+    const cached = await guest.get(`${PRODUCTS}?per_page=2`);
+    expect(cached.headers.get('x-platform-total')).toBe(String(total));
+    expect(cached.headers.get('link')).toBe(first.headers.get('link'));
+    const created = await product({ title: 'Brand new' });
+    const fresh = await guest.get(`${PRODUCTS}?per_page=2`);
+    expect(fresh.body[0].id).toBe(created.id);
+    expect(fresh.headers.get('x-platform-total')).toBe(String(total + 1));
+  });
+});

@@ -4,6 +4,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { ensureDatabaseExists } from './database-url';
 import { InboxEntry, OutboxMessage } from './messaging-tables';
 import type { SqlMigration } from './migrations';
+import { Reader } from './reader';
 
 export interface DatabaseOptions {
   /** postgres:// URL of this service's own database. */
@@ -15,6 +16,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Create the database when missing (development, tests); off for provisioned databases. */
   createDatabase?: boolean;
+  /** Prepare hot-read statements (off on embedded PGlite, where connections share one backend). */
+  preparedStatements?: boolean;
 }
 
 export interface Database {
@@ -22,6 +25,8 @@ export interface Database {
   schema: string;
   /** A fresh EntityManager for one unit of work. */
   em(): EntityManager;
+  /** Plain-row reads for hot paths, with prepared statements (see Reader). */
+  reader: Reader;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -54,10 +59,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     debug: false,
   };
   const orm = await MikroORM.init(config);
+  const reader = new Reader(options.url, Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)), options.preparedStatements ?? true);
   return {
     orm,
     schema: options.schema,
     em: () => orm.em.fork(),
+    reader,
     async migrate() {
       await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
       const done = await orm.migrator.up();
@@ -66,6 +73,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async ping() {
       await orm.em.getConnection().execute('select 1');
     },
-    close: () => orm.close(true),
+    async close() {
+      await reader.close();
+      await orm.close(true);
+    },
   };
 }

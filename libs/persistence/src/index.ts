@@ -3,3 +3,4 @@ export { ensureDatabaseExists, databaseNameOf, withDatabaseName } from './databa
 export { sqlMigration, type SqlMigration } from './migrations';
 export { OutboxMessage, InboxEntry, messagingTablesSql } from './messaging-tables';
 export { isUniqueViolation } from './pg-errors';
+export { Reader, toNumberedPlaceholders } from './reader';

@@ -20,6 +20,8 @@ export const BaseConfigSchema = Type.Object({
   DATABASE_CREATE: Type.Boolean({ default: false }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   MIGRATE_ON_BOOT: Type.Boolean({ default: true }),
+  /** Prepared statements on hot reads; the launcher turns them off on embedded PGlite (one shared backend). */
+  DB_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   /** NATS with JetStream; when unset (development only) events stay in-process. */
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'SHOP' }),

@@ -62,6 +62,7 @@ export async function startService<S extends TObject>(
     migrations: definition.migrations,
     poolSize: config.DB_POOL_SIZE,
     createDatabase: config.DATABASE_CREATE,
+    preparedStatements: config.DB_PREPARED_STATEMENTS,
   });
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
   const closeAll = async () => {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { gone } from '@storefront/errors';
 import { isUniqueViolation } from '@storefront/persistence';
 import type { Product } from '../persistence/entities';
-import { deleteProductRows, listProducts, loadProductDetails } from '../persistence/products.repository';
+import { deleteProductRows, listProductKeys, loadProductDetails } from '../persistence/products.repository';
 import type { Actor } from './actor';
 import {
   assertPageExists,
@@ -18,7 +18,13 @@ import { PRODUCT_RULES } from './post-types';
 import type { ProductInput } from './product-input';
 import { productView, type ProductView } from './product-view';
 import { createProduct, updateProduct } from './product-writer';
-import { requireProduct } from './stock-targets';
+import { invalidProductId, requireProduct } from './stock-targets';
+import { readProductKeys, readProductsByIds, readProductsInOrder, viaReader } from '../persistence/product-read';
+import { T } from '../persistence/sql';
+import { productsEtag, type ProductRead } from './product-etag';
+
+const PRODUCTS_TABLE = T.products;
+import { isId } from './ids';
 
 export interface ProductListInput {
   query?: PostCollectionInput;
@@ -34,14 +40,15 @@ const SLUG_ATTEMPTS = 3;
 export class ProductCatalog {
   constructor(private readonly deps: CatalogDeps) {}
 
-  async list(
-    actor: Actor,
-    input: ProductListInput,
-  ): Promise<{ products: ProductView[]; total: number; totalPages: number }> {
+  /**
+   * A conditional read: the page's keys first (light), then the documents only
+   * when `ifNoneMatch` is not the page's current ETag.
+   */
+  async list(actor: Actor, input: ProductListInput, ifNoneMatch = ''): Promise<ProductRead<ProductView[]>> {
     const query = parsePostCollection(input.query);
     assertCanList(PRODUCT_RULES, actor, query.statuses, query.context);
-    const em = this.deps.db.em();
-    const { products, total } = await listProducts(em, {
+    const run = viaReader(this.deps.db.reader);
+    const { keys, total } = await listProductKeys(run, {
       ...query,
       categories: parseIdList('shop_product_category', input.shopProductCategory),
       categoriesExclude: parseIdList('shop_product_category_exclude', input.shopProductCategoryExclude),
@@ -49,14 +56,25 @@ export class ProductCatalog {
       tagsExclude: parseIdList('shop_product_tag_exclude', input.shopProductTagExclude),
     });
     assertPageExists(query, total);
-    return { products: await this.views(em, actor, products), total, totalPages: totalPages(total, query.perPage) };
+    const etag = productsEtag(keys, total, actor);
+    const pages = totalPages(total, query.perPage);
+    if (ifNoneMatch === etag) return { notModified: true, etag, value: [], total, totalPages: pages };
+    const { products, details } = await readProductsInOrder(run, keys.map((k) => k.id));
+    const views = products.map((product) => productView(product, details, actor));
+    return { notModified: false, etag, value: views, total, totalPages: pages };
   }
 
-  async get(actor: Actor, id: number, context: string): Promise<ProductView> {
-    const em = this.deps.db.em();
-    const product = await requireProduct(em, id);
-    assertCanRead(PRODUCT_RULES, actor, product.status, parseContext(context));
-    return (await this.views(em, actor, [product]))[0];
+  /** A conditional read of one product: its key, then its document unless `ifNoneMatch` still holds. */
+  async get(actor: Actor, id: number, context: string, ifNoneMatch = ''): Promise<ProductRead<ProductView | undefined>> {
+    const run = viaReader(this.deps.db.reader);
+    const [key] = isId(id) ? await readProductKeys(run, `where ${PRODUCTS_TABLE}.id = ?`, [id]) : [];
+    if (!key) throw invalidProductId();
+    assertCanRead(PRODUCT_RULES, actor, key.status, parseContext(context));
+    const etag = productsEtag([key], 1, actor);
+    if (ifNoneMatch === etag) return { notModified: true, etag, value: undefined, total: 1, totalPages: 1 };
+    const { products, details } = await readProductsByIds(run, [id]);
+    if (!products[0]) throw invalidProductId(); // deleted in between
+    return { notModified: false, etag, value: productView(products[0], details, actor), total: 1, totalPages: 1 };
   }
 
   create(actor: Actor, input: ProductInput): Promise<ProductView> {

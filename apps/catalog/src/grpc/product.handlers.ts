@@ -7,11 +7,22 @@ export function productHandlers(domain: CatalogDomain): ServiceHandlers<typeof c
   const { products } = domain;
   return {
     async listProducts(req, caller) {
-      const result = await products.list(caller, req);
-      return { products: result.products.map(toProtoProduct), total: result.total, totalPages: result.totalPages };
+      const result = await products.list(caller, req, req.ifNoneMatch);
+      return {
+        products: result.value.map(toProtoProduct),
+        total: result.total,
+        totalPages: result.totalPages,
+        etag: result.etag,
+        notModified: result.notModified,
+      };
     },
     async getProduct(req, caller) {
-      return { product: toProtoProduct(await products.get(caller, req.id, req.context)) };
+      const result = await products.get(caller, req.id, req.context, req.ifNoneMatch);
+      return {
+        product: result.value && toProtoProduct(result.value),
+        etag: result.etag,
+        notModified: result.notModified,
+      };
     },
     async createProduct(req, caller) {
       return { product: toProtoProduct(await products.create(caller, fromProductFields(req.fields))) };

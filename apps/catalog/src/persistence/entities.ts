@@ -6,6 +6,11 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export type JsonObject = Record<string, unknown>;
 
+/** Bumps the row's `version` on every update (product ETags; see migration 0003). */
+function nextVersionTrigger(name: string) {
+  return { name, timing: 'before' as const, events: ['update' as const], body: 'new.version := old.version + 1; return new;' };
+}
+
 export interface DownloadFile {
   id: string;
   name: string;
@@ -16,7 +21,13 @@ export interface DownloadFile {
 export const Product = defineEntity({
   name: 'Product',
   tableName: 'products',
-  indexes: [{ name: 'products_status_created_idx', properties: ['status', 'createdAt'] }],
+  triggers: [nextVersionTrigger('products_next_version')],
+  indexes: [
+    {
+      name: 'products_status_created_id_idx',
+      expression: `create index "products_status_created_id_idx" on "catalog"."products" ("status", "created_at" desc, "id" desc)`,
+    },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     slug: p.string().length(200).unique('products_slug_unique'),
@@ -42,6 +53,8 @@ export const Product = defineEntity({
     downloads: p.json<DownloadFile[]>(),
     bundleProductIds: p.json<number[]>(),
     images: p.json<string[]>(),
+    /** Bumped by a trigger on every update (product ETags); never written by the application. */
+    version: p.bigint('number').default(0),
   },
 });
 export type Product = InferEntity<typeof Product>;
@@ -163,11 +176,14 @@ export type Coupon = InferEntity<typeof Coupon>;
 export const StockLevel = defineEntity({
   name: 'StockLevel',
   tableName: 'stock_levels',
+  triggers: [nextVersionTrigger('stock_levels_next_version')],
   properties: {
     productId: p.integer().primary().autoincrement(false),
     variationId: p.integer().primary().autoincrement(false),
     quantity: p.integer().default(0),
     updatedAt: p.datetime(),
+    /** Bumped by a trigger on every update (product ETags). */
+    version: p.bigint('number').default(0),
   },
 });
 export type StockLevel = InferEntity<typeof StockLevel>;

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PostListQuery } from '../domain/collection-query';
-import { Price, Product, Variation } from './entities';
+import { Product, type Price, type Variation } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';
-import { levelsOfProducts, type Level } from './stock.repository';
+import type { Level } from './stock.repository';
+import { readProductKeys, readProductsByIds, viaEntityManager, type ProductKey, type SqlRunner } from './product-read';
 import { T } from './sql';
 
 export interface ProductListQuery extends PostListQuery {
@@ -18,29 +19,28 @@ function termFilter(ids: number[], present: boolean): SqlFragment[] {
   return [{ sql, params: [ids] }];
 }
 
-/** One page of products and the total matching count, in two queries. */
-export async function listProducts(
-  em: EntityManager,
-  q: ProductListQuery,
-): Promise<{ products: Product[]; total: number }> {
+/**
+ * The keys of one page of products and the total matching count: two light
+ * statements, run side by side. The documents follow only when needed.
+ */
+export async function listProductKeys(run: SqlRunner, q: ProductListQuery): Promise<{ keys: ProductKey[]; total: number }> {
   const where = postWhere(q, [
     ...termFilter(q.categories, true),
     ...termFilter(q.categoriesExclude, false),
     ...termFilter(q.tags, true),
     ...termFilter(q.tagsExclude, false),
   ]);
-  const [{ count }] = await em.execute<{ count: string }[]>(
-    `select count(*) as count from ${T.products} ${where.sql}`,
-    where.params,
-  );
   const order = postOrder(q);
-  const rows = await em.execute(`select * from ${T.products} ${where.sql} ${order.sql} limit ? offset ?`, [
-    ...where.params,
-    ...order.params,
-    q.perPage,
-    (q.page - 1) * q.perPage,
+  const [keys, [{ count }]] = await Promise.all([
+    readProductKeys(run, `${where.sql} ${order.sql} limit ? offset ?`, [
+      ...where.params,
+      ...order.params,
+      q.perPage,
+      (q.page - 1) * q.perPage,
+    ]),
+    run<{ count: string }>(`select count(*) as count from ${T.products} ${where.sql}`, where.params),
   ]);
-  return { products: rows.map((row) => em.map(Product, row)), total: Number(count) };
+  return { keys, total: Number(count) };
 }
 
 export function findProduct(em: EntityManager, id: number): Promise<Product | null> {
@@ -60,33 +60,9 @@ export interface ProductDetails {
   levels: Level[];
 }
 
-/** Four queries, whatever the number of products (no N+1). */
+/** One query, whatever the number of products (no N+1). */
 export async function loadProductDetails(em: EntityManager, productIds: readonly number[]): Promise<ProductDetails> {
-  if (!productIds.length) return { prices: [], variations: [], terms: [], levels: [] };
-  const ids = [...productIds];
-  // Sequential on purpose: inside a transaction they share one connection anyway.
-  const prices = await em.find(
-    Price,
-    { productId: { $in: ids } },
-    { orderBy: { productId: 'asc', position: 'asc', id: 'asc' } },
-  );
-  const variations = await em.find(
-    Variation,
-    { productId: { $in: ids } },
-    { orderBy: { productId: 'asc', position: 'asc', id: 'asc' } },
-  );
-  const terms = await em.execute<{ product_id: number; term_id: number; taxonomy: string }[]>(
-    `select pt.product_id, pt.term_id, t.taxonomy from ${T.productTerms} pt
-     join ${T.terms} t on t.id = pt.term_id where pt.product_id in (?) order by pt.term_id`,
-    [ids],
-  );
-  const levels = await levelsOfProducts(em, ids);
-  return {
-    prices,
-    variations,
-    terms: terms.map((r) => ({ productId: Number(r.product_id), termId: Number(r.term_id), taxonomy: r.taxonomy })),
-    levels,
-  };
+  return (await readProductsByIds(viaEntityManager(em), productIds)).details;
 }
 
 /** Serializes, until the transaction ends, the writers that derive a slug from the same base. */

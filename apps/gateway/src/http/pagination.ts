@@ -8,11 +8,20 @@ import { baseUrl } from './links';
 export function setPaginationHeaders(
   request: FastifyRequest,
   reply: FastifyReply,
-  { total, page, perPage }: { total: number; page: number; perPage: number },
+  page: { total: number; page: number; perPage: number },
 ): void {
+  reply.headers(paginationHeaders(request, page));
+}
+
+export function paginationHeaders(
+  request: FastifyRequest,
+  { total, page, perPage }: { total: number; page: number; perPage: number },
+): Record<string, string> {
   const totalPages = perPage > 0 ? Math.ceil(total / perPage) : 0;
-  reply.header('X-Platform-Total', String(total));
-  reply.header('X-Platform-TotalPages', String(totalPages));
+  const headers: Record<string, string> = {
+    'X-Platform-Total': String(total),
+    'X-Platform-TotalPages': String(totalPages),
+  };
   const url = new URL(request.url, baseUrl(request));
   const pageUrl = (n: number) => {
     url.searchParams.set('page', String(n));
@@ -21,5 +30,6 @@ export function setPaginationHeaders(
   const links: string[] = [];
   if (page > 1 && totalPages > 0) links.push(`<${pageUrl(Math.min(page - 1, totalPages))}>; rel="prev"`);
   if (page < totalPages) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
-  if (links.length) reply.header('Link', links.join(', '));
+  if (links.length) headers.Link = links.join(', ');
+  return headers;
 }

@@ -1,4 +1,6 @@
 import { initial } from './0001-initial';
+import { productListIndex } from './0002-product-list-index';
+import { rowVersions } from './0003-row-versions';
 
 /** Every migration of the catalog schema, in order. Append; never edit a released one. */
-export const migrations = [initial];
+export const migrations = [initial, productListIndex, rowVersions];

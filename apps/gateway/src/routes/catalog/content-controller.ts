@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type TObject } from 'typebox';
 import type { DomainError } from '@storefront/errors';
-import type { SiteSettingsCache } from '../../site-settings';
-import type { TypedApp } from '../../context';
-import { setPaginationHeaders } from '../../http/pagination';
+import type { GatewayContext, TypedApp } from '../../context';
+import { baseUrl } from '../../http/links';
+import { paginationHeaders, setPaginationHeaders } from '../../http/pagination';
+import { sendConditional, type ConditionalRead } from '../../http/response-cache';
 import { Context, Force, IdParams, Nullable } from '../../http/schemas';
 import type { Presentation } from '../../resources/catalog/presentation';
 import { siteUrlOf } from '../../resources/catalog/site-url';
@@ -29,6 +30,14 @@ export interface ContentType<Item extends { id: number }, ListQuery, CreateBody,
   /** `deleted: false`: moved to the trash (posts without force); the service refuses what it cannot do. */
   delete(id: number, force: boolean, request: FastifyRequest): Promise<{ item: Item; deleted: boolean }>;
   present(item: Item, view: Presentation): object;
+  /**
+   * Conditional reads (products): the service answers "not modified" for a
+   * still-current ETag, so guests' reads are served from the response cache.
+   */
+  conditional?: {
+    list(query: ListQuery, request: FastifyRequest, ifNoneMatch: string): Promise<ConditionalRead<{ items: Item[]; total: number }>>;
+    get(id: number, context: string, request: FastifyRequest, ifNoneMatch: string): Promise<ConditionalRead<Item | undefined>>;
+  };
 }
 
 interface PageParams {
@@ -45,9 +54,10 @@ const DeleteBody = Nullable(Type.Object({ force: Type.Optional(Type.Boolean()) }
 /** Registers `GET/POST <path>` and `GET/PUT/PATCH/DELETE <path>/:id`; writes answer in the edit context. */
 export function registerContentType<Item extends { id: number }, ListQuery extends PageParams, CreateBody, UpdateBody>(
   app: TypedApp,
-  site: SiteSettingsCache,
+  ctx: Pick<GatewayContext, 'site' | 'responses'>,
   type: ContentType<Item, ListQuery, CreateBody, UpdateBody>,
 ): void {
+  const { site, responses } = ctx;
   const config = { access: 'content' as const, itemSchema: type.itemSchema };
   const itemUrl = `${type.path}/:id`;
   // The site URL (for `link`) comes from the gateway's cache, alongside the catalog call.
@@ -56,8 +66,27 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
   const present = (item: Item, request: FastifyRequest, context: string, siteUrl: string) =>
     type.present(item, { request, context, siteUrl });
 
+  // Guests' reads (the storefront's traffic) go through the validated response cache.
+  const conditional = (request: FastifyRequest) => (request.caller.userId === 0 ? type.conditional : undefined);
+  const cacheKey = (request: FastifyRequest, siteUrl: string) => `${baseUrl(request)}${request.url}|${siteUrl}`;
+
   app.get(type.path, { config, schema: { querystring: type.listQuery } }, async (request, reply) => {
     const query = request.query as ListQuery;
+    const cond = conditional(request);
+    if (cond) {
+      const siteUrl = await siteUrlOf(site, request);
+      return sendConditional(
+        request,
+        reply,
+        responses,
+        cacheKey(request, siteUrl),
+        (etag) => cond.list(query, request, etag),
+        ({ items, total }) => ({
+          body: items.map((item) => present(item, request, query.context, siteUrl)),
+          headers: paginationHeaders(request, { total, page: query.page, perPage: query.per_page }),
+        }),
+      );
+    }
     const [{ items, total }, siteUrl] = await withSite(request, type.list(query, request));
     setPaginationHeaders(request, reply, { total, page: query.page, perPage: query.per_page });
     return items.map((item) => present(item, request, query.context, siteUrl));
@@ -71,8 +100,20 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     return present(item, request, 'edit', siteUrl);
   });
 
-  app.get(itemUrl, { config, schema: { params: IdParams, querystring: ItemQuery } }, async (request) => {
+  app.get(itemUrl, { config, schema: { params: IdParams, querystring: ItemQuery } }, async (request, reply) => {
     const { context } = request.query;
+    const cond = conditional(request);
+    if (cond) {
+      const siteUrl = await siteUrlOf(site, request);
+      return sendConditional(
+        request,
+        reply,
+        responses,
+        cacheKey(request, siteUrl),
+        (etag) => cond.get(request.params.id, context, request, etag),
+        (item) => ({ body: present(item!, request, context, siteUrl) }),
+      );
+    }
     const [item, siteUrl] = await withSite(request, type.get(request.params.id, context, request));
     return present(item, request, context, siteUrl);
   });

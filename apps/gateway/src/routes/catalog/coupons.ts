@@ -21,7 +21,7 @@ export const couponRoutes: RouteModule = (app, ctx) => {
 
   registerContentType<catalog.Coupon, Static<typeof ListQuery>, CouponWrite, CouponWrite>(
     app,
-    ctx.site,
+    ctx,
     {
       path: '/shop_coupon',
       itemSchema: CouponSchema,

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { badRequest } from '@storefront/errors';
 import type { catalog } from '@storefront/proto';
@@ -27,9 +28,24 @@ export const productRoutes: RouteModule = (app, ctx) => {
   const products = ctx.clients.catalog?.products;
   if (!products) return;
 
+  const listConditionally = async (q: Static<typeof ListQuery>, request: FastifyRequest, ifNoneMatch: string) => {
+    const res = await products.listProducts(
+      {
+        query: collectionQuery(q),
+        shopProductCategory: q.shop_product_category,
+        shopProductCategoryExclude: q.shop_product_category_exclude,
+        shopProductTag: q.shop_product_tag,
+        shopProductTagExclude: q.shop_product_tag_exclude,
+        ifNoneMatch,
+      },
+      request.caller,
+    );
+    return { notModified: res.notModified, etag: res.etag, value: { items: res.products, total: res.total } };
+  };
+
   registerContentType<catalog.Product, Static<typeof ListQuery>, ProductWrite, ProductWrite>(
     app,
-    ctx.site,
+    ctx,
     {
       path: '/shop_product',
       itemSchema: ProductSchema,
@@ -38,20 +54,17 @@ export const productRoutes: RouteModule = (app, ctx) => {
       updateBody: ProductUpdateBody,
       existingItemError: () => badRequest('rest_post_exists', 'Cannot create existing post.'),
       async list(q, request) {
-        const result = await products.listProducts(
-          {
-            query: collectionQuery(q),
-            shopProductCategory: q.shop_product_category,
-            shopProductCategoryExclude: q.shop_product_category_exclude,
-            shopProductTag: q.shop_product_tag,
-            shopProductTagExclude: q.shop_product_tag_exclude,
-          },
-          request.caller,
-        );
-        return { items: result.products, total: result.total };
+        return (await listConditionally(q, request, '')).value;
       },
       async get(id, context, request) {
-        return (await products.getProduct({ id, context }, request.caller)).product!;
+        return (await products.getProduct({ id, context, ifNoneMatch: '' }, request.caller)).product!;
+      },
+      conditional: {
+        list: listConditionally,
+        async get(id, context, request, ifNoneMatch) {
+          const res = await products.getProduct({ id, context, ifNoneMatch }, request.caller);
+          return { notModified: res.notModified, etag: res.etag, value: res.product };
+        },
       },
       async create(body, request) {
         return (await products.createProduct({ fields: productFields(body) }, request.caller)).product!;

@@ -44,7 +44,7 @@ type TermWrite = { name?: string; slug?: string; description?: string; parent?: 
 
 function registerTaxonomy(app: TypedApp, ctx: GatewayContext, terms: CatalogClients['terms'], taxonomy: Taxonomy) {
   const fields = writable(taxonomy);
-  registerContentType<catalog.Term, TermList, TermWrite, TermWrite>(app, ctx.site, {
+  registerContentType<catalog.Term, TermList, TermWrite, TermWrite>(app, ctx, {
     path: `/${taxonomy}`,
     itemSchema: TERM_SCHEMAS[taxonomy],
     listQuery: listQuery(taxonomy),

@@ -18,6 +18,11 @@ export interface ListProductsRequest {
   shopProductCategoryExclude: number[];
   shopProductTag: number[];
   shopProductTagExclude: number[];
+  /**
+   * The ETag of the caller's cached copy: when still current, the response
+   * carries not_modified and no products (conditional read).
+   */
+  ifNoneMatch: string;
 }
 
 export interface ListProductsResponse {
@@ -25,16 +30,24 @@ export interface ListProductsResponse {
   /** Matching rows (X-Platform-Total) and pages (X-Platform-TotalPages). */
   total: number;
   totalPages: number;
+  /** What the caller sees now; changes whenever any listed product, its stock or its terms change. */
+  etag: string;
+  notModified: boolean;
 }
 
 export interface GetProductRequest {
   id: number;
   /** view | embed | edit */
   context: string;
+  /** As ListProductsRequest.if_none_match. */
+  ifNoneMatch: string;
 }
 
 export interface GetProductResponse {
+  /** Absent when not_modified. */
   product?: Product | undefined;
+  etag: string;
+  notModified: boolean;
 }
 
 export interface CreateProductRequest {
@@ -73,6 +86,7 @@ function createBaseListProductsRequest(): ListProductsRequest {
     shopProductCategoryExclude: [],
     shopProductTag: [],
     shopProductTagExclude: [],
+    ifNoneMatch: "",
   };
 }
 
@@ -108,6 +122,9 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.ifNoneMatch !== "") {
+      writer.uint32(50).string(message.ifNoneMatch);
     }
     return writer;
   },
@@ -205,6 +222,14 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
 
             break;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ifNoneMatch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -229,12 +254,13 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     message.shopProductCategoryExclude = object.shopProductCategoryExclude?.map((e) => e) || [];
     message.shopProductTag = object.shopProductTag?.map((e) => e) || [];
     message.shopProductTagExclude = object.shopProductTagExclude?.map((e) => e) || [];
+    message.ifNoneMatch = object.ifNoneMatch ?? "";
     return message;
   },
 };
 
 function createBaseListProductsResponse(): ListProductsResponse {
-  return { products: [], total: 0, totalPages: 0 };
+  return { products: [], total: 0, totalPages: 0, etag: "", notModified: false };
 }
 
 export const ListProductsResponse: MessageFns<ListProductsResponse> = {
@@ -247,6 +273,12 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     }
     if (message.totalPages !== 0) {
       writer.uint32(24).int32(message.totalPages);
+    }
+    if (message.etag !== "") {
+      writer.uint32(34).string(message.etag);
+    }
+    if (message.notModified !== false) {
+      writer.uint32(40).bool(message.notModified);
     }
     return writer;
   },
@@ -288,6 +320,22 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
             message.totalPages = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.notModified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -308,12 +356,14 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     message.products = object.products?.map((e) => Product.fromPartial(e)) || [];
     message.total = object.total ?? 0;
     message.totalPages = object.totalPages ?? 0;
+    message.etag = object.etag ?? "";
+    message.notModified = object.notModified ?? false;
     return message;
   },
 };
 
 function createBaseGetProductRequest(): GetProductRequest {
-  return { id: 0, context: "" };
+  return { id: 0, context: "", ifNoneMatch: "" };
 }
 
 export const GetProductRequest: MessageFns<GetProductRequest> = {
@@ -323,6 +373,9 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
     }
     if (message.context !== "") {
       writer.uint32(18).string(message.context);
+    }
+    if (message.ifNoneMatch !== "") {
+      writer.uint32(26).string(message.ifNoneMatch);
     }
     return writer;
   },
@@ -356,6 +409,14 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
             message.context = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ifNoneMatch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -375,18 +436,25 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
     const message = createBaseGetProductRequest();
     message.id = object.id ?? 0;
     message.context = object.context ?? "";
+    message.ifNoneMatch = object.ifNoneMatch ?? "";
     return message;
   },
 };
 
 function createBaseGetProductResponse(): GetProductResponse {
-  return { product: undefined };
+  return { product: undefined, etag: "", notModified: false };
 }
 
 export const GetProductResponse: MessageFns<GetProductResponse> = {
   encode(message: GetProductResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.product !== undefined) {
       Product.encode(message.product, writer.uint32(10).fork()).join();
+    }
+    if (message.etag !== "") {
+      writer.uint32(18).string(message.etag);
+    }
+    if (message.notModified !== false) {
+      writer.uint32(24).bool(message.notModified);
     }
     return writer;
   },
@@ -412,6 +480,22 @@ export const GetProductResponse: MessageFns<GetProductResponse> = {
             message.product = Product.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.notModified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -432,6 +516,8 @@ export const GetProductResponse: MessageFns<GetProductResponse> = {
     message.product = (object.product !== undefined && object.product !== null)
       ? Product.fromPartial(object.product)
       : undefined;
+    message.etag = object.etag ?? "";
+    message.notModified = object.notModified ?? false;
     return message;
   },
 };

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/** Distinct statements prepared per process, at most (each connection keeps its own copies). */
+const MAX_PREPARED = 256;
+
+/**
+ * A small pool for hot read paths, outside MikroORM: rows come back as plain
+ * objects, and statements are prepared once per connection (named after a
+ * hash of their text), so Postgres skips planning on repeat reads. Takes the
+ * same `?` placeholders as `em.execute` (arrays expand to lists). Writes and
+ * reads inside a transaction stay on the EntityManager.
+ */
+export class Reader {
+  private readonly pool: pg.Pool;
+  private readonly prepared = new Set<string>();
+
+  constructor(url: string, size: number, private readonly prepare: boolean) {
+    this.pool = new pg.Pool({ connectionString: url, max: size });
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const { text, values } = toNumberedPlaceholders(sql, params);
+    const name = this.statementName(text);
+    const result = await this.pool.query(name ? { name, text, values } : { text, values });
+    return result.rows as T[];
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  private statementName(text: string): string | undefined {
+    if (!this.prepare) return undefined;
+    const name = `r_${createHash('sha1').update(text).digest('hex')}`;
+    if (this.prepared.has(name)) return name;
+    if (this.prepared.size >= MAX_PREPARED) return undefined;
+    this.prepared.add(name);
+    return name;
+  }
+}
+
+/** `a = ? and b in (?)` with `[1, [2, 3]]` -> `a = $1 and b in ($2, $3)` with `[1, 2, 3]`. */
+export function toNumberedPlaceholders(sql: string, params: readonly unknown[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let index = 0;
+  const text = sql.replace(/\?/g, () => {
+    if (index >= params.length) throw new Error('More placeholders than parameters');
+    const param = params[index++];
+    if (Array.isArray(param)) {
+      if (!param.length) return 'null';
+      return param.map((v) => `$${values.push(v)}`).join(', ');
+    }
+    return `$${values.push(param)}`;
+  });
+  if (index !== params.length) throw new Error('More parameters than placeholders');
+  return { text, values };
+}
