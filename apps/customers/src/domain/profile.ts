@@ -4,7 +4,7 @@ import { badRequest, conflict, invalidParams, unauthorized } from '@storefront/e
 import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { ErasureRequest, User, type AddressFields } from '../persistence/entities';
-import { emailInUse } from '../persistence/users.repository';
+import { emailInUse, readUserById } from '../persistence/users.repository';
 import { hashPassword, verifyPassword } from './passwords';
 import { Sessions } from './sessions';
 import { isEmail, requireEmail, requirePasswordLength } from './validation';
@@ -39,7 +39,9 @@ export class ProfileService {
   ) {}
 
   async get(userId: number): Promise<User> {
-    return this.load(this.deps.db.em(), userId);
+    const user = userId > 0 ? await readUserById(this.deps.db.reader, userId) : null;
+    if (!user) throw unauthorized('shop_rest_not_logged_in', 'You must be logged in.');
+    return user;
   }
 
   update(userId: number, patch: ProfilePatch): Promise<User> {

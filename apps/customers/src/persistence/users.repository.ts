@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import { User, type AddressFields } from './entities';
 
 export const EMPTY_ADDRESS: AddressFields = {
@@ -119,4 +120,40 @@ export async function existingUserIds(em: EntityManager, ids: number[]): Promise
   if (!ids.length) return [];
   const rows = await em.execute<{ id: number }[]>(`select id from "customers"."users" where id in (?)`, [ids]);
   return rows.map((r) => Number(r.id));
+}
+
+/**
+ * A user read on the hot path (dashboard reads): a prepared statement on the
+ * read pool, mapped to a plain object, no unit of work. Writes load through
+ * the EntityManager instead.
+ */
+export async function readUserById(reader: Reader, id: number): Promise<User | null> {
+  const [row] = await reader.query<Record<string, any>>(`select * from "customers"."users" where id = ?`, [id]);
+  return row ? userFromRow(row) : null;
+}
+
+function userFromRow(row: Record<string, any>): User {
+  return {
+    id: Number(row.id),
+    login: row.login,
+    email: row.email,
+    passwordHash: row.password_hash,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    displayName: row.display_name,
+    roles: row.roles,
+    registeredAt: new Date(row.registered_at),
+    modifiedAt: new Date(row.modified_at),
+    billing: row.billing,
+    shipping: row.shipping,
+    meta: row.meta,
+    subscribeToEmail: row.subscribe_to_email,
+    orderEmail: row.order_email,
+    marketingEmail: row.marketing_email,
+    dataSharingConsent: row.data_sharing_consent,
+    profilingConsent: row.profiling_consent,
+    totalOrders: Number(row.total_orders),
+    totalSpent: String(row.total_spent),
+    totalDownloads: Number(row.total_downloads),
+  } as User;
 }
