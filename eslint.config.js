@@ -27,13 +27,19 @@ export default [
   },
   {
     // The platform composition (dev launcher, e2e tests, bench) is the one place that assembles apps.
-    files: ['apps/platform/**/*.ts'],
+    files: ['apps/platform/**/*.ts', 'tools/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@storefront/customers', '@storefront/catalog', '@storefront/fulfillment', '@storefront/gateway'],
+          allow: [
+            '@storefront/customers',
+            '@storefront/catalog',
+            '@storefront/fulfillment',
+            '@storefront/gateway',
+            '@storefront/platform',
+          ],
           depConstraints: [{ sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] }],
         },
       ],

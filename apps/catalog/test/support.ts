@@ -3,30 +3,10 @@ import { DomainError } from '@storefront/errors';
 import { catalog } from '@storefront/proto';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import type { TestEvents } from '@storefront/testing';
+import { capabilitiesOf, MANAGER_ROLE } from '@storefront/access';
 import { catalogService } from '../src/service';
 
 // Callers as the gateway would send them (roles of the contract's "Host platform").
-
-const PRODUCT_CAPS = [
-  'edit_shop_product',
-  'read_shop_product',
-  'delete_shop_product',
-  'edit_shop_products',
-  'edit_others_shop_products',
-  'edit_published_shop_products',
-  'edit_private_shop_products',
-  'publish_shop_products',
-  'read_private_shop_products',
-  'delete_shop_products',
-  'delete_others_shop_products',
-  'delete_published_shop_products',
-  'delete_private_shop_products',
-  'manage_shop_product_terms',
-  'edit_shop_product_terms',
-  'delete_shop_product_terms',
-  'assign_shop_product_terms',
-];
-const COUPON_CAPS = PRODUCT_CAPS.filter((c) => !c.includes('_terms')).map((c) => c.replace('product', 'coupon'));
 
 export function callerWith(userId: number, capabilities: string[]): CallerContext {
   return { userId, login: userId ? `user${userId}` : '', roles: [], capabilities, requestId: 'test' };
@@ -34,7 +14,7 @@ export function callerWith(userId: number, capabilities: string[]): CallerContex
 
 export const guest = callerWith(0, []);
 export const customer = callerWith(7, ['read']);
-export const manager = callerWith(2, ['read', ...PRODUCT_CAPS, ...COUPON_CAPS]);
+export const manager = callerWith(2, capabilitiesOf([MANAGER_ROLE]));
 /** May write drafts but not publish (an author-like role). */
 export const contributor = callerWith(3, ['read', 'edit_shop_product', 'edit_shop_products', 'read_shop_product']);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DomainError } from '@storefront/errors';
 import { findUserByIdentifier } from '../persistence/users.repository';
 import { insertAccount } from './accounts';
-import { ADMIN_ROLE } from './roles';
+import { ADMIN_ROLE } from '@storefront/access';
 import type { CustomersDeps } from './deps';
 
 /**

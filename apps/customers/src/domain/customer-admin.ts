@@ -8,7 +8,7 @@ import { emailInUse, existingUserIds, listUsers, type UserListQuery } from '../p
 import { insertAccount } from './accounts';
 import { applyMetaUpdates, type MetaUpdate } from './meta';
 import { hashPassword } from './passwords';
-import { CUSTOMER_ROLE, isKnownRole } from './roles';
+import { CUSTOMER_ROLE, isKnownRole } from '@storefront/access';
 import { Sessions } from './sessions';
 import { requireEmail } from './validation';
 import type { CustomersDeps } from './deps';

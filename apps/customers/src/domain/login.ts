@@ -6,7 +6,7 @@ import { FailureRateLimiter } from './rate-limiter';
 import { defaultRedirect, safeRedirect } from './redirects';
 import { readSiteOptions } from './site-options';
 import { Sessions, type OpenedSession } from './sessions';
-import { ADMIN_ROLE } from './roles';
+import { ADMIN_ROLE } from '@storefront/access';
 import type { CustomersDeps } from './deps';
 
 export interface LoginInput {

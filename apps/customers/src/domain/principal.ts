@@ -1,5 +1,5 @@
 import type { User } from '../persistence/entities';
-import { capabilitiesOf } from './roles';
+import { capabilitiesOf } from '@storefront/access';
 
 export interface Principal {
   userId: number;

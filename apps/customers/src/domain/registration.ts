@@ -7,7 +7,7 @@ import { emailInUse } from '../persistence/users.repository';
 import { insertAccount, loginFromEmail } from './accounts';
 import { principalOf, type Principal } from './principal';
 import { defaultRedirect } from './redirects';
-import { CUSTOMER_ROLE } from './roles';
+import { CUSTOMER_ROLE } from '@storefront/access';
 import { readSiteOptions } from './site-options';
 import { Sessions, type OpenedSession } from './sessions';
 import { requireEmail, requirePasswordLength } from './validation';

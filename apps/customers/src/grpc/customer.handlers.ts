@@ -2,7 +2,7 @@ import { customers } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
 import type { CustomerFields } from '../domain/customer-admin';
-import { CUSTOMER_ROLE } from '../domain/roles';
+import { CUSTOMER_ROLE } from '@storefront/access';
 import type { UserListQuery } from '../persistence/users.repository';
 import { fromAddress, fromAddressPatch, toProtoCustomer } from './mappers';
 

@@ -1,6 +1,6 @@
 import type { customers } from '@storefront/proto';
 import type { AddressFields, User } from '../persistence/entities';
-import { capabilitiesOf } from '../domain/roles';
+import { capabilitiesOf } from '@storefront/access';
 import type { Principal } from '../domain/principal';
 import type { OpenedSession } from '../domain/sessions';
 import { createHash } from 'node:crypto';

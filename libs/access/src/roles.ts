@@ -1,3 +1,6 @@
+// The host platform's roles and capabilities (contract "Host platform"). The customers
+// service assigns roles; every service and the gateway derive capabilities from them.
+
 const PRODUCT_CAPS = [
   'edit_shop_product',
   'read_shop_product',
@@ -45,6 +48,7 @@ export const ROLES: Record<string, { name: string; capabilities: string[] }> = {
 
 export const CUSTOMER_ROLE = 'shop_customer';
 export const ADMIN_ROLE = 'administrator';
+export const MANAGER_ROLE = 'shop_manager';
 
 export function isKnownRole(role: string): boolean {
   return Object.hasOwn(ROLES, role);
