@@ -73,13 +73,14 @@ async function main(): Promise<void> {
 function print(results: LoadResult[]): void {
   const [bare, grpcPg] = results;
   const pad = (s: string, n: number) => s.padEnd(n);
+  const width = Math.max(46, ...results.map((r) => r.name.length + 2));
   const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
   console.log(`\nStorefront benchmark: ${seconds}s per route, ${connections} connections, Node ${process.version}\n`);
-  console.log(`${pad('route', 46)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'vs gRPC+PG'.padStart(11)}  errors`);
+  console.log(`${pad("route", width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'vs gRPC+PG'.padStart(11)}  errors`);
   for (const r of results) {
     const vsBare = `${((r.rps / bare.rps) * 100).toFixed(1)}%`.padStart(9);
     const vsRef = `${((r.rps / grpcPg.rps) * 100).toFixed(1)}%`.padStart(11);
-    console.log(`${pad(r.name, 46)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${vsBare}${vsRef}  ${r.errors + r.non2xx}`);
+    console.log(`${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${vsBare}${vsRef}  ${r.errors + r.non2xx}`);
   }
 }
 

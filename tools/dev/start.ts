@@ -49,10 +49,13 @@ async function main(): Promise<void> {
   }
   const password = adminPassword();
   const login = process.env.SHOP_ADMIN_USER ?? 'admin';
+  const port = Number(process.env.PORT ?? 8080);
   const platform = await startPlatform({
     databaseUrl,
     env: {
       SEED_DEMO_DATA: 'true',
+      // Links in responses point at this server until an admin sets site_url.
+      SHOP_SITE_URL: `http://localhost:${port}`,
       DATABASE_CREATE: 'true',
       ...(embedded ? { DB_POOL_SIZE: '3', DB_PREPARED_STATEMENTS: 'false' } : {}),
       ...process.env,
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: level,
     },
     transport: process.env.NATS_URL ? undefined : new InProcessTransport(),
-    port: Number(process.env.PORT ?? 8080),
+    port,
     host: process.env.HOST ?? '127.0.0.1',
     logger: (name) => pino({ name, level }),
   });
