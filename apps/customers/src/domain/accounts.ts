@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '@storefront/errors';
+import { recordEvent } from '@storefront/events';
+import { CustomerEvents } from '@storefront/domain-events';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields, type MetaFieldRow } from '../persistence/entities';
 import { EMPTY_ADDRESS, loginsLike } from '../persistence/users.repository';
@@ -57,4 +59,16 @@ export async function loginFromEmail(em: EntityManager, email: string): Promise<
   const taken = new Set(await loginsLike(em, base));
   if (!taken.has(base)) return base;
   for (let n = 1; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
+}
+
+/** customer_created (welcome email, stats), in the transaction that created the account. */
+export function recordCustomerCreated(em: EntityManager, user: User, source: 'registration' | 'admin'): void {
+  recordEvent(em, CustomerEvents.customerCreated, {
+    userId: user.id,
+    email: user.email,
+    login: user.login,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    source,
+  });
 }

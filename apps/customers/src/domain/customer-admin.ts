@@ -5,7 +5,7 @@ import { CustomerEvents } from '@storefront/domain-events';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields } from '../persistence/entities';
 import { emailInUse, existingUserIds, listUsers, type UserListQuery } from '../persistence/users.repository';
-import { insertAccount } from './accounts';
+import { insertAccount, recordCustomerCreated } from './accounts';
 import { applyMetaUpdates, type MetaUpdate } from './meta';
 import { hashPassword } from './passwords';
 import { CUSTOMER_ROLE, isKnownRole } from '@storefront/access';
@@ -63,14 +63,7 @@ export class CustomerAdmin {
         shipping: fields.shipping,
         meta: applyMetaUpdates([], fields.meta ?? []),
       });
-      recordEvent(em, CustomerEvents.customerCreated, {
-        userId: user.id,
-        email: user.email,
-        login: user.login,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        source: 'admin',
-      });
+      recordCustomerCreated(em, user, 'admin');
       return user;
     });
   }

@@ -1,10 +1,8 @@
 import { conflict, forbidden } from '@storefront/errors';
-import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
 import { isUniqueViolation } from '@storefront/persistence';
 import { DomainError } from '@storefront/errors';
 import { emailInUse } from '../persistence/users.repository';
-import { insertAccount, loginFromEmail } from './accounts';
+import { insertAccount, loginFromEmail, recordCustomerCreated } from './accounts';
 import { principalOf, type Principal } from './principal';
 import { defaultRedirect } from './redirects';
 import { CUSTOMER_ROLE } from '@storefront/access';
@@ -60,14 +58,7 @@ export class RegistrationService {
   private create(input: RegistrationInput, email: string, siteUrl: string): Promise<RegistrationResult> {
     return this.deps.db.em().transactional(async (em) => {
       const user = await this.insert(em, input, email);
-      recordEvent(em, CustomerEvents.customerCreated, {
-        userId: user.id,
-        email: user.email,
-        login: user.login,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        source: 'registration',
-      });
+      recordCustomerCreated(em, user, 'registration');
       const session = input.autoLogin ? this.sessions.open(em, user.id, false) : undefined;
       return { principal: principalOf(user), session, redirectUrl: defaultRedirect(siteUrl, false) };
     });

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TObject } from 'typebox';
 import type { DomainError } from '@storefront/errors';
 import type { GatewayContext, TypedApp } from '../../context';
@@ -68,20 +68,26 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
 
   // Guests' reads (the storefront's traffic) go through the validated response cache.
   const conditional = (request: FastifyRequest) => (request.caller.userId === 0 ? type.conditional : undefined);
-  const cacheKey = (request: FastifyRequest, siteUrl: string) => `${baseUrl(request)}${request.url}|${siteUrl}`;
+  const serveCached = async <T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fetch: (ifNoneMatch: string) => Promise<ConditionalRead<T>>,
+    render: (value: T, siteUrl: string) => { body: unknown; headers?: Record<string, string> },
+  ) => {
+    const siteUrl = await siteUrlOf(site, request);
+    const key = `${baseUrl(request)}${request.url}|${siteUrl}`;
+    return sendConditional(request, reply, responses, key, fetch, (value) => render(value, siteUrl));
+  };
 
   app.get(type.path, { config, schema: { querystring: type.listQuery } }, async (request, reply) => {
     const query = request.query as ListQuery;
     const cond = conditional(request);
     if (cond) {
-      const siteUrl = await siteUrlOf(site, request);
-      return sendConditional(
+      return serveCached(
         request,
         reply,
-        responses,
-        cacheKey(request, siteUrl),
         (etag) => cond.list(query, request, etag),
-        ({ items, total }) => ({
+        ({ items, total }, siteUrl) => ({
           body: items.map((item) => present(item, request, query.context, siteUrl)),
           headers: paginationHeaders(request, { total, page: query.page, perPage: query.per_page }),
         }),
@@ -104,14 +110,11 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     const { context } = request.query;
     const cond = conditional(request);
     if (cond) {
-      const siteUrl = await siteUrlOf(site, request);
-      return sendConditional(
+      return serveCached(
         request,
         reply,
-        responses,
-        cacheKey(request, siteUrl),
         (etag) => cond.get(request.params.id, context, request, etag),
-        (item) => ({ body: present(item!, request, context, siteUrl) }),
+        (item, siteUrl) => ({ body: present(item!, request, context, siteUrl) }),
       );
     }
     const [item, siteUrl] = await withSite(request, type.get(request.params.id, context, request));
