@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OrderEvents } from '@storefront/domain-events';
 import { connectJetStream, envelopeHeaders, type EventTransport } from '@storefront/events';
-import { catalog, type orders } from '@storefront/proto';
+import { catalog, orders } from '@storefront/proto';
 import { silentLogger, waitFor } from '@storefront/testing';
 import {
   createSimpleProduct,
@@ -50,11 +50,11 @@ const history = async (productId: number, variationId = 0) =>
     )
   ).movements;
 
-function publishOrderCancelled(payload: orders.OrderCancelled, id = randomUUID()) {
+function publishOrderCancelled(payload: Parameters<typeof orders.OrderCancelled.fromPartial>[0], id = randomUUID()) {
   const event = OrderEvents.orderCancelled;
   return publisher.publish({
     subject: publisher.subjectFor(event.subject),
-    data: event.codec.encode(payload).finish(),
+    data: event.codec.encode(orders.OrderCancelled.fromPartial(payload)).finish(),
     headers: envelopeHeaders({ id, type: event.type, occurredAt: new Date() }),
   });
 }

@@ -4,3 +4,4 @@
 export { CustomerEvents } from './customers';
 export { CatalogEvents } from './catalog';
 export { OrderEvents } from './orders';
+export { ACTIVITY_SOURCES, activityLogged, type ActivitySource } from './activity';

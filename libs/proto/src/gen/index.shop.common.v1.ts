@@ -5,4 +5,5 @@
 
 /* eslint-disable */
 
+export * from "./shop/common/v1/activity";
 export * from "./shop/common/v1/common";

@@ -6,26 +6,122 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Timestamp } from "../../../google/protobuf/timestamp";
 
 export interface OrderCancelledLine {
   productId: number;
   variationId: number;
   quantity: number;
+  priceId: number;
+  lineId: number;
+  downloadable: boolean;
+  name: string;
+  total: string;
 }
 
 /**
  * order_cancelled: the order will not be fulfilled; the catalog restocks what its
- * reservation took, and coupon usage is released.
+ * reservation took (or releases the reservation when it was never committed),
+ * and the coupon redemptions of the order are released.
  */
 export interface OrderCancelled {
   orderId: number;
   /** The stock reservation made at checkout ("" when none was made). */
   reservationId: string;
   lines: OrderCancelledLine[];
+  customerId: number;
+  couponCodes: string[];
+  /** The order had been paid (customer stats take it back). */
+  wasPaid: boolean;
+  total: string;
+  currency: string;
+  previousStatus: string;
+  billingEmail: string;
+  billingFirstName: string;
+  orderKey: string;
+}
+
+/** order_placed: an order left checkout (pending_payment) or was created by an admin. */
+export interface OrderPlaced {
+  orderId: number;
+  customerId: number;
+  status: string;
+  currency: string;
+  total: string;
+  lines: OrderCancelledLine[];
+  couponCodes: string[];
+  reservationId: string;
+  paymentMethod: string;
+  billingEmail: string;
+  billingFirstName: string;
+  orderKey: string;
+  createdAt?: Date | undefined;
+}
+
+/**
+ * order_paid: paid_status became paid (gateway success or an admin marking it paid).
+ * Download grants, customer stats, receipt email, committing the stock reservation.
+ */
+export interface OrderPaid {
+  orderId: number;
+  customerId: number;
+  currency: string;
+  total: string;
+  subtotal: string;
+  discountTotal: string;
+  shippingTotal: string;
+  totalTax: string;
+  lines: OrderCancelledLine[];
+  couponCodes: string[];
+  reservationId: string;
+  paymentMethod: string;
+  transactionId: string;
+  status: string;
+  billingEmail: string;
+  billingFirstName: string;
+  orderKey: string;
+  paidAt?: Date | undefined;
+}
+
+/**
+ * order_failed: payment failed or was declined (or the saga compensated); the
+ * reservation and the coupon redemptions are released.
+ */
+export interface OrderFailed {
+  orderId: number;
+  customerId: number;
+  reservationId: string;
+  couponCodes: string[];
+  lines: OrderCancelledLine[];
+  reason: string;
+}
+
+/** order_refunded: money went back to the customer (whole or part). */
+export interface OrderRefunded {
+  orderId: number;
+  customerId: number;
+  amount: string;
+  currency: string;
+  /** The order is now fully refunded (paid_status refunded). */
+  full: boolean;
+  billingEmail: string;
+  billingFirstName: string;
+  orderKey: string;
+  reason: string;
+}
+
+/** order_status_changed: every transition of the state machine (who, from, to). */
+export interface OrderStatusChanged {
+  orderId: number;
+  fromStatus: string;
+  toStatus: string;
+  /** 0: the system (a gateway result, a saga step, an expiry). */
+  byUserId: number;
+  changedAt?: Date | undefined;
 }
 
 function createBaseOrderCancelledLine(): OrderCancelledLine {
-  return { productId: 0, variationId: 0, quantity: 0 };
+  return { productId: 0, variationId: 0, quantity: 0, priceId: 0, lineId: 0, downloadable: false, name: "", total: "" };
 }
 
 export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
@@ -38,6 +134,21 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
     }
     if (message.quantity !== 0) {
       writer.uint32(24).int64(message.quantity);
+    }
+    if (message.priceId !== 0) {
+      writer.uint32(32).int64(message.priceId);
+    }
+    if (message.lineId !== 0) {
+      writer.uint32(40).int64(message.lineId);
+    }
+    if (message.downloadable !== false) {
+      writer.uint32(48).bool(message.downloadable);
+    }
+    if (message.name !== "") {
+      writer.uint32(58).string(message.name);
+    }
+    if (message.total !== "") {
+      writer.uint32(66).string(message.total);
     }
     return writer;
   },
@@ -79,6 +190,46 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
             message.quantity = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.priceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.lineId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.downloadable = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -99,12 +250,30 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
     message.productId = object.productId ?? 0;
     message.variationId = object.variationId ?? 0;
     message.quantity = object.quantity ?? 0;
+    message.priceId = object.priceId ?? 0;
+    message.lineId = object.lineId ?? 0;
+    message.downloadable = object.downloadable ?? false;
+    message.name = object.name ?? "";
+    message.total = object.total ?? "";
     return message;
   },
 };
 
 function createBaseOrderCancelled(): OrderCancelled {
-  return { orderId: 0, reservationId: "", lines: [] };
+  return {
+    orderId: 0,
+    reservationId: "",
+    lines: [],
+    customerId: 0,
+    couponCodes: [],
+    wasPaid: false,
+    total: "",
+    currency: "",
+    previousStatus: "",
+    billingEmail: "",
+    billingFirstName: "",
+    orderKey: "",
+  };
 }
 
 export const OrderCancelled: MessageFns<OrderCancelled> = {
@@ -117,6 +286,33 @@ export const OrderCancelled: MessageFns<OrderCancelled> = {
     }
     for (const v of message.lines) {
       OrderCancelledLine.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(32).int64(message.customerId);
+    }
+    for (const v of message.couponCodes) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.wasPaid !== false) {
+      writer.uint32(48).bool(message.wasPaid);
+    }
+    if (message.total !== "") {
+      writer.uint32(58).string(message.total);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.previousStatus !== "") {
+      writer.uint32(74).string(message.previousStatus);
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(82).string(message.billingEmail);
+    }
+    if (message.billingFirstName !== "") {
+      writer.uint32(90).string(message.billingFirstName);
+    }
+    if (message.orderKey !== "") {
+      writer.uint32(98).string(message.orderKey);
     }
     return writer;
   },
@@ -158,6 +354,78 @@ export const OrderCancelled: MessageFns<OrderCancelled> = {
             message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.couponCodes.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.wasPaid = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.previousStatus = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.billingFirstName = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.orderKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -178,6 +446,885 @@ export const OrderCancelled: MessageFns<OrderCancelled> = {
     message.orderId = object.orderId ?? 0;
     message.reservationId = object.reservationId ?? "";
     message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.customerId = object.customerId ?? 0;
+    message.couponCodes = object.couponCodes?.map((e) => e) || [];
+    message.wasPaid = object.wasPaid ?? false;
+    message.total = object.total ?? "";
+    message.currency = object.currency ?? "";
+    message.previousStatus = object.previousStatus ?? "";
+    message.billingEmail = object.billingEmail ?? "";
+    message.billingFirstName = object.billingFirstName ?? "";
+    message.orderKey = object.orderKey ?? "";
+    return message;
+  },
+};
+
+function createBaseOrderPlaced(): OrderPlaced {
+  return {
+    orderId: 0,
+    customerId: 0,
+    status: "",
+    currency: "",
+    total: "",
+    lines: [],
+    couponCodes: [],
+    reservationId: "",
+    paymentMethod: "",
+    billingEmail: "",
+    billingFirstName: "",
+    orderKey: "",
+    createdAt: undefined,
+  };
+}
+
+export const OrderPlaced: MessageFns<OrderPlaced> = {
+  encode(message: OrderPlaced, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.total !== "") {
+      writer.uint32(42).string(message.total);
+    }
+    for (const v of message.lines) {
+      OrderCancelledLine.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.couponCodes) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.reservationId !== "") {
+      writer.uint32(66).string(message.reservationId);
+    }
+    if (message.paymentMethod !== "") {
+      writer.uint32(74).string(message.paymentMethod);
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(82).string(message.billingEmail);
+    }
+    if (message.billingFirstName !== "") {
+      writer.uint32(90).string(message.billingFirstName);
+    }
+    if (message.orderKey !== "") {
+      writer.uint32(98).string(message.orderKey);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderPlaced {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderPlaced();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.couponCodes.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.paymentMethod = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.billingFirstName = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.orderKey = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderPlaced>): OrderPlaced {
+    return OrderPlaced.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderPlaced>): OrderPlaced {
+    const message = createBaseOrderPlaced();
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.status = object.status ?? "";
+    message.currency = object.currency ?? "";
+    message.total = object.total ?? "";
+    message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.couponCodes = object.couponCodes?.map((e) => e) || [];
+    message.reservationId = object.reservationId ?? "";
+    message.paymentMethod = object.paymentMethod ?? "";
+    message.billingEmail = object.billingEmail ?? "";
+    message.billingFirstName = object.billingFirstName ?? "";
+    message.orderKey = object.orderKey ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseOrderPaid(): OrderPaid {
+  return {
+    orderId: 0,
+    customerId: 0,
+    currency: "",
+    total: "",
+    subtotal: "",
+    discountTotal: "",
+    shippingTotal: "",
+    totalTax: "",
+    lines: [],
+    couponCodes: [],
+    reservationId: "",
+    paymentMethod: "",
+    transactionId: "",
+    status: "",
+    billingEmail: "",
+    billingFirstName: "",
+    orderKey: "",
+    paidAt: undefined,
+  };
+}
+
+export const OrderPaid: MessageFns<OrderPaid> = {
+  encode(message: OrderPaid, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.total !== "") {
+      writer.uint32(34).string(message.total);
+    }
+    if (message.subtotal !== "") {
+      writer.uint32(42).string(message.subtotal);
+    }
+    if (message.discountTotal !== "") {
+      writer.uint32(50).string(message.discountTotal);
+    }
+    if (message.shippingTotal !== "") {
+      writer.uint32(58).string(message.shippingTotal);
+    }
+    if (message.totalTax !== "") {
+      writer.uint32(66).string(message.totalTax);
+    }
+    for (const v of message.lines) {
+      OrderCancelledLine.encode(v!, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.couponCodes) {
+      writer.uint32(82).string(v!);
+    }
+    if (message.reservationId !== "") {
+      writer.uint32(90).string(message.reservationId);
+    }
+    if (message.paymentMethod !== "") {
+      writer.uint32(98).string(message.paymentMethod);
+    }
+    if (message.transactionId !== "") {
+      writer.uint32(106).string(message.transactionId);
+    }
+    if (message.status !== "") {
+      writer.uint32(114).string(message.status);
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(122).string(message.billingEmail);
+    }
+    if (message.billingFirstName !== "") {
+      writer.uint32(130).string(message.billingFirstName);
+    }
+    if (message.orderKey !== "") {
+      writer.uint32(138).string(message.orderKey);
+    }
+    if (message.paidAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.paidAt), writer.uint32(146).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderPaid {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderPaid();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subtotal = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.discountTotal = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.shippingTotal = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.totalTax = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.couponCodes.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.paymentMethod = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.transactionId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.billingFirstName = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.orderKey = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.paidAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderPaid>): OrderPaid {
+    return OrderPaid.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderPaid>): OrderPaid {
+    const message = createBaseOrderPaid();
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.currency = object.currency ?? "";
+    message.total = object.total ?? "";
+    message.subtotal = object.subtotal ?? "";
+    message.discountTotal = object.discountTotal ?? "";
+    message.shippingTotal = object.shippingTotal ?? "";
+    message.totalTax = object.totalTax ?? "";
+    message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.couponCodes = object.couponCodes?.map((e) => e) || [];
+    message.reservationId = object.reservationId ?? "";
+    message.paymentMethod = object.paymentMethod ?? "";
+    message.transactionId = object.transactionId ?? "";
+    message.status = object.status ?? "";
+    message.billingEmail = object.billingEmail ?? "";
+    message.billingFirstName = object.billingFirstName ?? "";
+    message.orderKey = object.orderKey ?? "";
+    message.paidAt = object.paidAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseOrderFailed(): OrderFailed {
+  return { orderId: 0, customerId: 0, reservationId: "", couponCodes: [], lines: [], reason: "" };
+}
+
+export const OrderFailed: MessageFns<OrderFailed> = {
+  encode(message: OrderFailed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.reservationId !== "") {
+      writer.uint32(26).string(message.reservationId);
+    }
+    for (const v of message.couponCodes) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.lines) {
+      OrderCancelledLine.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderFailed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderFailed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.couponCodes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderFailed>): OrderFailed {
+    return OrderFailed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderFailed>): OrderFailed {
+    const message = createBaseOrderFailed();
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.reservationId = object.reservationId ?? "";
+    message.couponCodes = object.couponCodes?.map((e) => e) || [];
+    message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseOrderRefunded(): OrderRefunded {
+  return {
+    orderId: 0,
+    customerId: 0,
+    amount: "",
+    currency: "",
+    full: false,
+    billingEmail: "",
+    billingFirstName: "",
+    orderKey: "",
+    reason: "",
+  };
+}
+
+export const OrderRefunded: MessageFns<OrderRefunded> = {
+  encode(message: OrderRefunded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.full !== false) {
+      writer.uint32(40).bool(message.full);
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(50).string(message.billingEmail);
+    }
+    if (message.billingFirstName !== "") {
+      writer.uint32(58).string(message.billingFirstName);
+    }
+    if (message.orderKey !== "") {
+      writer.uint32(66).string(message.orderKey);
+    }
+    if (message.reason !== "") {
+      writer.uint32(74).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderRefunded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderRefunded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.full = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.billingFirstName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.orderKey = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderRefunded>): OrderRefunded {
+    return OrderRefunded.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderRefunded>): OrderRefunded {
+    const message = createBaseOrderRefunded();
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.amount = object.amount ?? "";
+    message.currency = object.currency ?? "";
+    message.full = object.full ?? false;
+    message.billingEmail = object.billingEmail ?? "";
+    message.billingFirstName = object.billingFirstName ?? "";
+    message.orderKey = object.orderKey ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseOrderStatusChanged(): OrderStatusChanged {
+  return { orderId: 0, fromStatus: "", toStatus: "", byUserId: 0, changedAt: undefined };
+}
+
+export const OrderStatusChanged: MessageFns<OrderStatusChanged> = {
+  encode(message: OrderStatusChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.fromStatus !== "") {
+      writer.uint32(18).string(message.fromStatus);
+    }
+    if (message.toStatus !== "") {
+      writer.uint32(26).string(message.toStatus);
+    }
+    if (message.byUserId !== 0) {
+      writer.uint32(32).int64(message.byUserId);
+    }
+    if (message.changedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderStatusChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderStatusChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fromStatus = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.toStatus = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.byUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderStatusChanged>): OrderStatusChanged {
+    return OrderStatusChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderStatusChanged>): OrderStatusChanged {
+    const message = createBaseOrderStatusChanged();
+    message.orderId = object.orderId ?? 0;
+    message.fromStatus = object.fromStatus ?? "";
+    message.toStatus = object.toStatus ?? "";
+    message.byUserId = object.byUserId ?? 0;
+    message.changedAt = object.changedAt ?? undefined;
     return message;
   },
 };
@@ -190,6 +1337,18 @@ type DeepPartial<T> = T extends Builtin ? T
   : T extends { $case: string; value: unknown } ? { $case: T["$case"]; value?: DeepPartial<T["value"]> }
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
