@@ -6,3 +6,4 @@ export * as catalog from './gen/index.shop.catalog.v1';
 export * as customers from './gen/index.shop.customers.v1';
 export * as fulfillment from './gen/index.shop.fulfillment.v1';
 export * as orders from './gen/index.shop.orders.v1';
+export * as payments from './gen/index.shop.payments.v1';

@@ -1,3 +1,4 @@
+import { DomainError } from '@storefront/errors';
 import { catalog } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CatalogDomain } from '../domain';
@@ -26,6 +27,13 @@ export function couponHandlers(domain: CatalogDomain): ServiceHandlers<typeof ca
     async findCouponByCode(req) {
       const coupon = await coupons.findByCode(req.code);
       return { coupon: coupon ? toProtoCoupon(coupon) : undefined };
+    },
+    // Placeholders until coupon redemption lands (wt/catalog replaces them).
+    async redeemCoupons() {
+      throw new DomainError('shop_not_implemented', 501, 'Coupon redemption is not available yet.');
+    },
+    async releaseCoupons() {
+      throw new DomainError('shop_not_implemented', 501, 'Coupon redemption is not available yet.');
     },
   };
 }

@@ -10,3 +10,4 @@ export * as common from "./index.shop.common";
 export * as customers from "./index.shop.customers";
 export * as fulfillment from "./index.shop.fulfillment";
 export * as orders from "./index.shop.orders";
+export * as payments from "./index.shop.payments";

@@ -66,6 +66,36 @@ export interface FindCouponByCodeResponse {
   coupon?: Coupon | undefined;
 }
 
+export interface RedeemCouponsRequest {
+  /** The checkout's idempotency key: a retry with the same key redeems nothing more. */
+  redemptionKey: string;
+  /** 0 while the order does not exist yet; set later by the order events (order_id). */
+  orderId: number;
+  /** 0 for guests (per-user limits then count by email). */
+  customerId: number;
+  email: string;
+  /** Coupon codes, case-insensitive. */
+  codes: string[];
+}
+
+export interface RedeemCouponsResponse {
+  /** The coupon ids redeemed (in request order). */
+  couponIds: number[];
+  /** True when this key had already been redeemed (nothing changed). */
+  replayed: boolean;
+}
+
+export interface ReleaseCouponsRequest {
+  /** Either the redemption key or the order id identifies what to release. */
+  redemptionKey: string;
+  orderId: number;
+}
+
+export interface ReleaseCouponsResponse {
+  /** Uses given back by this call (0 when already released or unknown). */
+  released: number;
+}
+
 function createBaseListCouponsRequest(): ListCouponsRequest {
   return { query: undefined };
 }
@@ -814,6 +844,312 @@ export const FindCouponByCodeResponse: MessageFns<FindCouponByCodeResponse> = {
   },
 };
 
+function createBaseRedeemCouponsRequest(): RedeemCouponsRequest {
+  return { redemptionKey: "", orderId: 0, customerId: 0, email: "", codes: [] };
+}
+
+export const RedeemCouponsRequest: MessageFns<RedeemCouponsRequest> = {
+  encode(message: RedeemCouponsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redemptionKey !== "") {
+      writer.uint32(10).string(message.redemptionKey);
+    }
+    if (message.orderId !== 0) {
+      writer.uint32(16).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(24).int64(message.customerId);
+    }
+    if (message.email !== "") {
+      writer.uint32(34).string(message.email);
+    }
+    for (const v of message.codes) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeemCouponsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeemCouponsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redemptionKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.codes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RedeemCouponsRequest>): RedeemCouponsRequest {
+    return RedeemCouponsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RedeemCouponsRequest>): RedeemCouponsRequest {
+    const message = createBaseRedeemCouponsRequest();
+    message.redemptionKey = object.redemptionKey ?? "";
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.email = object.email ?? "";
+    message.codes = object.codes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRedeemCouponsResponse(): RedeemCouponsResponse {
+  return { couponIds: [], replayed: false };
+}
+
+export const RedeemCouponsResponse: MessageFns<RedeemCouponsResponse> = {
+  encode(message: RedeemCouponsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.couponIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.couponIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeemCouponsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeemCouponsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.couponIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.couponIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RedeemCouponsResponse>): RedeemCouponsResponse {
+    return RedeemCouponsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RedeemCouponsResponse>): RedeemCouponsResponse {
+    const message = createBaseRedeemCouponsResponse();
+    message.couponIds = object.couponIds?.map((e) => e) || [];
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseReleaseCouponsRequest(): ReleaseCouponsRequest {
+  return { redemptionKey: "", orderId: 0 };
+}
+
+export const ReleaseCouponsRequest: MessageFns<ReleaseCouponsRequest> = {
+  encode(message: ReleaseCouponsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redemptionKey !== "") {
+      writer.uint32(10).string(message.redemptionKey);
+    }
+    if (message.orderId !== 0) {
+      writer.uint32(16).int64(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseCouponsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseCouponsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redemptionKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReleaseCouponsRequest>): ReleaseCouponsRequest {
+    return ReleaseCouponsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReleaseCouponsRequest>): ReleaseCouponsRequest {
+    const message = createBaseReleaseCouponsRequest();
+    message.redemptionKey = object.redemptionKey ?? "";
+    message.orderId = object.orderId ?? 0;
+    return message;
+  },
+};
+
+function createBaseReleaseCouponsResponse(): ReleaseCouponsResponse {
+  return { released: 0 };
+}
+
+export const ReleaseCouponsResponse: MessageFns<ReleaseCouponsResponse> = {
+  encode(message: ReleaseCouponsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.released !== 0) {
+      writer.uint32(8).int32(message.released);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseCouponsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseCouponsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.released = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReleaseCouponsResponse>): ReleaseCouponsResponse {
+    return ReleaseCouponsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReleaseCouponsResponse>): ReleaseCouponsResponse {
+    const message = createBaseReleaseCouponsResponse();
+    message.released = object.released ?? 0;
+    return message;
+  },
+};
+
 /** Coupons (content type shop_coupon), with the posts permission rules on *_shop_coupon(s). */
 export type CouponServiceService = typeof CouponServiceService;
 export const CouponServiceService = {
@@ -880,6 +1216,33 @@ export const CouponServiceService = {
       Buffer.from(FindCouponByCodeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindCouponByCodeResponse => FindCouponByCodeResponse.decode(value),
   },
+  /**
+   * Place-order saga: counts one use of every code for this order, all or none, each
+   * checked against usage_limit and usage_limit_per_user by one conditional update.
+   * Idempotent by redemption_key. Refusal: 422 shop_coupon_invalid (the message says why).
+   */
+  redeemCoupons: {
+    path: "/shop.catalog.v1.CouponService/RedeemCoupons" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RedeemCouponsRequest): Buffer => Buffer.from(RedeemCouponsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RedeemCouponsRequest => RedeemCouponsRequest.decode(value),
+    responseSerialize: (value: RedeemCouponsResponse): Buffer =>
+      Buffer.from(RedeemCouponsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RedeemCouponsResponse => RedeemCouponsResponse.decode(value),
+  },
+  /** Gives the uses of a redemption back (payment failed, order cancelled); idempotent. */
+  releaseCoupons: {
+    path: "/shop.catalog.v1.CouponService/ReleaseCoupons" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseCouponsRequest): Buffer =>
+      Buffer.from(ReleaseCouponsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseCouponsRequest => ReleaseCouponsRequest.decode(value),
+    responseSerialize: (value: ReleaseCouponsResponse): Buffer =>
+      Buffer.from(ReleaseCouponsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseCouponsResponse => ReleaseCouponsResponse.decode(value),
+  },
 } as const;
 
 export interface CouponServiceServer extends UntypedServiceImplementation {
@@ -893,6 +1256,14 @@ export interface CouponServiceServer extends UntypedServiceImplementation {
    * No capability check: callers are services, never the public.
    */
   findCouponByCode: handleUnaryCall<FindCouponByCodeRequest, FindCouponByCodeResponse>;
+  /**
+   * Place-order saga: counts one use of every code for this order, all or none, each
+   * checked against usage_limit and usage_limit_per_user by one conditional update.
+   * Idempotent by redemption_key. Refusal: 422 shop_coupon_invalid (the message says why).
+   */
+  redeemCoupons: handleUnaryCall<RedeemCouponsRequest, RedeemCouponsResponse>;
+  /** Gives the uses of a redemption back (payment failed, order cancelled); idempotent. */
+  releaseCoupons: handleUnaryCall<ReleaseCouponsRequest, ReleaseCouponsResponse>;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
