@@ -1,4 +1,4 @@
-import { ConfigError, defineService, parseAddons } from '@storefront/service-kit';
+import { defineService, parseAddons } from '@storefront/service-kit';
 import { customers } from '@storefront/proto';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';
@@ -17,14 +17,11 @@ const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
 export const customersService = defineService({
   name: 'customers',
   config: CustomersConfigSchema,
+  requiredInProduction: ['APP_PASSWORD_PEPPER', 'SHOP_ADMIN_PASSWORD'],
   entities,
   migrations,
   setup(ctx) {
     const { config } = ctx;
-    if (config.NODE_ENV === 'production') {
-      const missing = ['APP_PASSWORD_PEPPER', 'SHOP_ADMIN_PASSWORD'].filter((k) => !config[k as keyof typeof config]);
-      if (missing.length) throw new ConfigError(missing.map((k) => `${k} is required when NODE_ENV=production`));
-    }
     const addons = parseAddons(config.SHOP_ADDONS);
     const domain = createCustomersDomain({
       db: ctx.db,

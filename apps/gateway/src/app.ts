@@ -1,9 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
-import { connectJetStream, InProcessTransport, type EventTransport } from '@storefront/events';
-import { createLogger, loadConfig, parseAddons } from '@storefront/service-kit';
-import { GatewayConfigSchema, type GatewayConfig } from './config';
+import type { EventTransport } from '@storefront/events';
+import { parseAddons, startRuntime, type Metrics, type RuntimeOptions } from '@storefront/service-kit';
+import { GatewayConfigSchema, requiredInProduction, type GatewayConfig } from './config';
 import { connectServices } from './clients';
 import { typed, type GatewayContext, type RouteModule } from './context';
 import { installErrorHandling } from './errors/error-handler';
@@ -48,58 +48,46 @@ const SHOP_ROUTES: RouteModule[] = [
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.
 const DEV_SESSION_SECRET = 'storefront-development-session-secret-not-for-production';
 
-export interface GatewayOptions {
-  env?: NodeJS.ProcessEnv;
-  /** Shared in-process event transport (development launcher); otherwise NATS_URL decides. */
-  transport?: EventTransport;
-  logger?: Logger;
-}
+export type GatewayOptions = RuntimeOptions;
 
 export interface Gateway {
   app: FastifyInstance;
   config: GatewayConfig;
+  /** Port of `/metrics` (-1 when METRICS_PORT=-1). */
+  metricsPort: number;
   close(): Promise<void>;
 }
 
-/** Builds the public REST gateway: every `shop/v1` convention once, then the resource routes. */
+/**
+ * Builds the public REST gateway on the runtime every app shares (config with
+ * production guards, logger, metrics, event transport, shutdown), then every
+ * `shop/v1` convention once, then the resource routes.
+ */
 export async function buildGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const config = loadConfig(GatewayConfigSchema, options.env ?? process.env);
-  if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
-    throw new Error('SESSION_SECRET is required when NODE_ENV=production');
-  }
+  const runtime = await startRuntime({ name: 'gateway', config: GatewayConfigSchema, requiredInProduction }, options);
+  const { config, logger, transport } = runtime;
   const secret = config.SESSION_SECRET ?? DEV_SESSION_SECRET;
-  const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
-  const transport = options.transport ?? (await connectTransport(config, logger));
-  const clients = connectServices(config);
-  const ctx: GatewayContext = {
-    config,
-    addons: parseAddons(config.SHOP_ADDONS),
-    clients,
-    cookies: new SessionCookies(secret),
-    nonces: new Nonces(secret),
-    cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
-    site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
-    responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
-  };
-  const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
-  const unsubscribe = () => unsubscribers.forEach((stop) => stop());
-  const release = async () => {
-    unsubscribe();
-    clients.close();
-    if (!options.transport) await transport.close();
-  };
   try {
-    const app = await createApp(config, ctx, transport, logger, secret);
-    return {
-      app,
+    const clients = connectServices(config);
+    runtime.onShutdown(async () => clients.close());
+    const ctx: GatewayContext = {
       config,
-      async close() {
-        await app.close();
-        await release();
-      },
+      addons: parseAddons(config.SHOP_ADDONS),
+      clients,
+      cookies: new SessionCookies(secret),
+      nonces: new Nonces(secret),
+      cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
+      site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
+      responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
     };
+    const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
+    runtime.onShutdown(async () => unsubscribers.forEach((stop) => stop()));
+    const app = await createApp(config, ctx, transport, logger, runtime.metrics, secret);
+    runtime.onShutdown(() => app.close());
+    const metricsPort = await runtime.serveMetrics();
+    return { app, config, metricsPort, close: () => runtime.close() };
   } catch (err) {
-    await release();
+    await runtime.close();
     throw err;
   }
 }
@@ -109,6 +97,7 @@ async function createApp(
   ctx: GatewayContext,
   transport: EventTransport,
   logger: Logger,
+  metrics: Metrics,
   secret: string,
 ): Promise<FastifyInstance> {
   const { clients } = ctx;
@@ -121,6 +110,10 @@ async function createApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
   app.addHook('onSend', async (request, reply) => void reply.header('X-Request-Id', request.id));
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpLatency.observe({ method: request.method, route, code: reply.statusCode }, reply.elapsedTime / 1000);
+  });
   installErrorHandling(app);
   installValidation(app);
   await app.register(cookie);
@@ -152,15 +145,4 @@ async function createApp(
   await app.ready();
 
   return app;
-}
-
-async function connectTransport(config: GatewayConfig, logger: Logger): Promise<EventTransport> {
-  if (!config.NATS_URL) return new InProcessTransport(config.EVENTS_SUBJECT_PREFIX);
-  return connectJetStream({
-    url: config.NATS_URL,
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-    name: 'gateway',
-    logger,
-  });
 }

@@ -1,75 +1,43 @@
-import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, health } from '@storefront/proto';
+import { bindClient, bindServices, openChannel, type Channel, type PackageClients, type PromiseClient } from '@storefront/grpc-client';
+import { health, type catalog, type customers, type fulfillment } from '@storefront/proto';
 import type { GatewayConfig } from './config';
+import { SERVICE_BINDINGS, type ServiceBinding } from './services';
 
-export interface CustomersClients {
-  auth: PromiseClient<typeof customers.AuthServiceService>;
-  customer: PromiseClient<typeof customers.CustomerServiceService>;
-  profile: PromiseClient<typeof customers.ProfileServiceService>;
-  settings: PromiseClient<typeof customers.SettingsServiceService>;
-}
+export type CustomersClients = PackageClients<typeof customers>;
+export type CatalogClients = PackageClients<typeof catalog>;
+export type FulfillmentClients = PackageClients<typeof fulfillment>;
 
-export interface CatalogClients {
-  products: PromiseClient<typeof catalog.ProductServiceService>;
-  terms: PromiseClient<typeof catalog.TermServiceService>;
-  coupons: PromiseClient<typeof catalog.CouponServiceService>;
-  stock: PromiseClient<typeof catalog.StockServiceService>;
-  lookup: PromiseClient<typeof catalog.CatalogLookupServiceService>;
-  inventory: PromiseClient<typeof catalog.InventoryServiceService>;
-}
-
-export interface FulfillmentClients {
-  taxes: PromiseClient<typeof fulfillment.TaxServiceService>;
-  shipping: PromiseClient<typeof fulfillment.ShippingServiceService>;
-  quotes: PromiseClient<typeof fulfillment.QuoteServiceService>;
-  regions: PromiseClient<typeof fulfillment.RegionServiceService>;
-}
-
-/** One channel per backing service; every route reaches its service through these clients. */
-export interface ServiceClients {
-  customers: CustomersClients;
-  /** Absent when CATALOG_GRPC_ADDR is not configured (its routes are then not registered). */
-  catalog?: CatalogClients;
-  /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
-  fulfillment?: FulfillmentClients;
-  /** grpc.health.v1 of every backing service, by service name (for /readyz). */
+/**
+ * One client set per backing service (`clients.catalog.product`), one channel
+ * each. A service with a development default is always there; the others are
+ * absent only in development when their address is not configured (production
+ * refuses to boot without every address).
+ */
+export type ServiceClients = {
+  [B in ServiceBinding as B['name']]: B extends { developmentDefault: string }
+    ? PackageClients<B['proto']>
+    : PackageClients<B['proto']> | undefined;
+} & {
+  /** grpc.health.v1 of every connected backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
-}
+};
 
 export function connectServices(config: GatewayConfig): ServiceClients {
-  const channels: Record<string, Channel> = {
-    customers: openChannel('customers', config.CUSTOMERS_GRPC_ADDR, config.GRPC_DEADLINE_MS),
-  };
-  if (config.CATALOG_GRPC_ADDR) channels.catalog = openChannel('catalog', config.CATALOG_GRPC_ADDR, config.GRPC_DEADLINE_MS);
-  if (config.FULFILLMENT_GRPC_ADDR) {
-    channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  const channels: Channel[] = [];
+  const clients: Record<string, unknown> = {};
+  const healthClients: ServiceClients['health'] = {};
+  for (const binding of SERVICE_BINDINGS) {
+    const address = config[binding.address] ?? ('developmentDefault' in binding ? binding.developmentDefault : undefined);
+    if (!address) continue;
+    const channel = openChannel(binding.name, address, config.GRPC_DEADLINE_MS);
+    channels.push(channel);
+    clients[binding.name] = bindServices(channel, binding.proto);
+    healthClients[binding.name] = bindClient(channel, health.HealthService);
   }
-  const c = channels.customers;
-  const k = channels.catalog;
-  const f = channels.fulfillment;
   return {
-    customers: {
-      auth: bindClient(c, customers.AuthServiceService),
-      customer: bindClient(c, customers.CustomerServiceService),
-      profile: bindClient(c, customers.ProfileServiceService),
-      settings: bindClient(c, customers.SettingsServiceService),
-    },
-    catalog: k && {
-      products: bindClient(k, catalog.ProductServiceService),
-      terms: bindClient(k, catalog.TermServiceService),
-      coupons: bindClient(k, catalog.CouponServiceService),
-      stock: bindClient(k, catalog.StockServiceService),
-      lookup: bindClient(k, catalog.CatalogLookupServiceService),
-      inventory: bindClient(k, catalog.InventoryServiceService),
-    },
-    fulfillment: f && {
-      taxes: bindClient(f, fulfillment.TaxServiceService),
-      shipping: bindClient(f, fulfillment.ShippingServiceService),
-      quotes: bindClient(f, fulfillment.QuoteServiceService),
-      regions: bindClient(f, fulfillment.RegionServiceService),
-    },
-    health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
-    close: () => Object.values(channels).forEach((ch) => ch.close()),
-  };
+    ...(clients as Omit<ServiceClients, 'health' | 'close'>),
+    health: healthClients,
+    close: () => channels.forEach((channel) => channel.close()),
+  } as ServiceClients;
 }

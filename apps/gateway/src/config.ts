@@ -1,16 +1,22 @@
 import { Type, type Static } from 'typebox';
+import type { RuntimeConfig } from '@storefront/service-kit';
+import { SERVICE_BINDINGS, type AddressVariable } from './services';
 
-/** Gateway environment, validated at boot. */
+const optionalAddress = () => Type.Optional(Type.String({ minLength: 1 }));
+/** `<SVC>_GRPC_ADDR` of every backing service (required in production; see services.ts). */
+const addressVariables = Object.fromEntries(SERVICE_BINDINGS.map((binding) => [binding.address, optionalAddress()])) as {
+  [K in AddressVariable]: ReturnType<typeof optionalAddress>;
+};
+
+/**
+ * The gateway's own environment, validated at boot beside the runtime
+ * variables every app shares (NODE_ENV, LOG_LEVEL, METRICS_PORT, NATS_URL,
+ * EVENTS_*, SHUTDOWN_TIMEOUT_MS: `RuntimeConfigSchema` of libs/service-kit).
+ */
 export const GatewayConfigSchema = Type.Object({
-  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
-    default: 'development',
-  }),
-  LOG_LEVEL: Type.String({ default: 'info' }),
   HOST: Type.String({ default: '0.0.0.0' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-  CUSTOMERS_GRPC_ADDR: Type.String({ minLength: 1, default: '127.0.0.1:50051' }),
-  CATALOG_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
-  FULFILLMENT_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  ...addressVariables,
   /** Deadline of every gRPC call made for a request. */
   GRPC_DEADLINE_MS: Type.Integer({ minimum: 50, default: 5000 }),
   /** Signs session cookies and nonces; required in production. */
@@ -27,8 +33,10 @@ export const GatewayConfigSchema = Type.Object({
   /** The `shop/rest_batch_items_limit` of the spec. */
   BATCH_LIMIT: Type.Integer({ minimum: 1, default: 100 }),
   SHOP_ADDONS: Type.Optional(Type.String()),
-  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
-  EVENTS_STREAM: Type.String({ default: 'SHOP' }),
-  EVENTS_SUBJECT_PREFIX: Type.String({ default: 'shop' }),
 });
-export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+export type GatewayConfig = RuntimeConfig & Static<typeof GatewayConfigSchema>;
+
+/** What a production gateway cannot run without: the session secret and every service address. */
+export function requiredInProduction(): string[] {
+  return ['SESSION_SECRET', ...SERVICE_BINDINGS.map((binding) => binding.address)];
+}

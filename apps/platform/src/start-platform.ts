@@ -53,7 +53,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       addresses[addressVariable] = service.address;
     }
     const gateway = await buildGateway({
-      env: { ...options.env, ...addresses },
+      env: { METRICS_PORT: '-1', ...options.env, ...addresses },
       transport: options.transport,
       logger: options.logger?.('gateway'),
     });

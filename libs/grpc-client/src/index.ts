@@ -1,3 +1,4 @@
 export { type CallerContext, anonymousCaller, callerToMetadata, callerFromMetadata } from './caller-context';
 export { toServiceError, fromServiceError, grpcStatusForHttp } from './errors';
 export { openChannel, bindClient, type Channel, type PromiseClient, type CallOptions } from './client';
+export { bindServices, type PackageClients, type ClientName } from './bind-services';

@@ -2,8 +2,11 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Type, type Static, type TObject } from 'typebox';
 
-/** Environment every service reads; a service adds its own variables beside these. */
-export const BaseConfigSchema = Type.Object({
+/**
+ * Environment every app reads, the gateway included: environment, logging,
+ * metrics, event transport, shutdown. An app adds its own variables beside these.
+ */
+export const RuntimeConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
     default: 'development',
   }),
@@ -11,10 +14,21 @@ export const BaseConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
-  GRPC_HOST: Type.String({ default: '0.0.0.0' }),
-  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
   /** Prometheus metrics over HTTP; -1 turns the endpoint off. */
   METRICS_PORT: Type.Integer({ minimum: -1, maximum: 65535, default: 9464 }),
+  /** NATS with JetStream; required in production. When unset (development only) events stay in-process. */
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
+  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'SHOP' }),
+  EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'shop' }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+});
+export type RuntimeConfig = Static<typeof RuntimeConfigSchema>;
+
+/** Environment every gRPC service reads: the runtime plus its gRPC server and database. */
+export const BaseConfigSchema = Type.Object({
+  ...RuntimeConfigSchema.properties,
+  GRPC_HOST: Type.String({ default: '0.0.0.0' }),
+  GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /** Create the database on boot when it is missing (development and tests). */
   DATABASE_CREATE: Type.Boolean({ default: false }),
@@ -22,11 +36,6 @@ export const BaseConfigSchema = Type.Object({
   MIGRATE_ON_BOOT: Type.Boolean({ default: true }),
   /** Prepared statements on hot reads; the launcher turns them off on embedded PGlite (one shared backend). */
   DB_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
-  /** NATS with JetStream; when unset (development only) events stay in-process. */
-  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
-  EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'SHOP' }),
-  EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'shop' }),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 

@@ -1,4 +1,21 @@
-export { loadConfig, BaseConfigSchema, ConfigError, type BaseConfig } from './config';
+export {
+  loadConfig,
+  BaseConfigSchema,
+  RuntimeConfigSchema,
+  ConfigError,
+  type BaseConfig,
+  type RuntimeConfig,
+} from './config';
+export {
+  startRuntime,
+  productionProblems,
+  runMain,
+  exitWith,
+  type AppRuntime,
+  type RuntimeOptions,
+  type RuntimeSpec,
+} from './runtime';
+export { createMetrics, type Metrics } from './metrics';
 export { createLogger, type Logger } from './logger';
 export { defineService, type ServiceDefinition, type ServiceContext, type ServiceHandlers } from './service-definition';
 export { startService, type RunningService, type StartOptions } from './start-service';

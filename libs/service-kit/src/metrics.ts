@@ -4,6 +4,8 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 export interface Metrics {
   registry: Registry;
   grpcLatency: Histogram<'method' | 'code'>;
+  /** Requests served over HTTP (the gateway), by method, route pattern and status. */
+  httpLatency: Histogram<'method' | 'route' | 'code'>;
   /** Serves `/metrics` on `port` (0 = any free port); resolves to the bound port. */
   serve(port: number): Promise<number>;
   close(): Promise<void>;
@@ -20,10 +22,18 @@ export function createMetrics(service: string): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const httpLatency = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Duration of HTTP requests served, by method, route pattern and status code',
+    labelNames: ['method', 'route', 'code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
   let server: Server | undefined;
   return {
     registry,
     grpcLatency,
+    httpLatency,
     serve(port) {
       server = createServer((req, res) => {
         if (req.url !== '/metrics') {

@@ -1,7 +1,7 @@
 import type { TObject } from 'typebox';
-import { ConfigError } from './config';
 import { migrateService } from './migrate';
 import { startService } from './start-service';
+import { exitWith, runMain } from './runtime';
 import type { ServiceDefinition } from './service-definition';
 
 /**
@@ -16,28 +16,9 @@ export function runService<S extends TObject>(definition: ServiceDefinition<S>):
         process.stdout.write(`${definition.name}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}\n`);
         process.exit(0);
       },
-      (err: unknown) => fail(definition.name, 'migration failed', err),
+      (err: unknown) => exitWith(definition.name, 'migration failed', err),
     );
     return;
   }
-  startService(definition).then(
-    (service) => {
-      const stop = (signal: string) => {
-        process.stderr.write(`${signal} received: shutting down ${definition.name}\n`);
-        service.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-    },
-    (err: unknown) => fail(definition.name, 'failed to start', err),
-  );
-}
-
-function fail(name: string, what: string, err: unknown): never {
-  const message = err instanceof ConfigError ? err.message : ((err as Error)?.stack ?? String(err));
-  process.stderr.write(`${name} ${what}: ${message}\n`);
-  process.exit(1);
+  runMain(definition.name, () => startService(definition));
 }

@@ -39,6 +39,8 @@ export interface ServiceDefinition<S extends TObject = TObject> {
   name: string;
   /** The service's own environment variables, validated at boot with the base ones. */
   config: S;
+  /** Own variables that must be set when NODE_ENV=production (checked at boot with NATS_URL). */
+  requiredInProduction?: string[];
   entities: EntitySchema<any, any>[];
   migrations: SqlMigration[];
   setup(ctx: ServiceContext<Static<S>>): void | Promise<void>;

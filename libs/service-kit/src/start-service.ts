@@ -1,29 +1,15 @@
 import { Server, ServerCredentials, type ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
 import { Type, type TObject } from 'typebox';
 import { openDatabase, type Database } from '@storefront/persistence';
-import {
-  connectJetStream,
-  consumeEvent,
-  InProcessTransport,
-  OutboxRelay,
-  type EventTransport,
-  type StopConsuming,
-} from '@storefront/events';
+import { consumeEvent, OutboxRelay, type StopConsuming } from '@storefront/events';
 import { openChannel, type Channel } from '@storefront/grpc-client';
-import type { Logger } from 'pino';
-import { BaseConfigSchema, loadConfig, type BaseConfig } from './config';
-import { createLogger } from './logger';
-import { createMetrics } from './metrics';
+import { BaseConfigSchema, type BaseConfig } from './config';
+import { startRuntime, type RuntimeOptions } from './runtime';
 import { HealthReporter } from './health';
 import { adaptHandlers, serviceNameOf } from './grpc-handlers';
 import type { ServiceContext, ServiceDefinition } from './service-definition';
 
-export interface StartOptions {
-  env?: NodeJS.ProcessEnv;
-  /** Shared in-process transport (development launcher); otherwise NATS_URL decides. */
-  transport?: EventTransport;
-  logger?: Logger;
-}
+export type StartOptions = RuntimeOptions;
 
 export interface RunningService {
   name: string;
@@ -38,54 +24,47 @@ export interface RunningService {
 }
 
 /**
- * Boots a service: config -> logger -> database (+migrations) -> events ->
- * setup -> gRPC server with health -> outbox relay and consumers. Stopping
- * runs the reverse: NOT_SERVING, stop consumers, drain gRPC, stop the relay,
- * drain the transport, close the database.
+ * Boots a service on the shared runtime (config + production guards, logger,
+ * metrics, events; see runtime.ts) -> database (+migrations) -> setup -> gRPC
+ * server with health -> outbox relay and consumers. Stopping runs the
+ * reverse: NOT_SERVING, stop consumers, drain gRPC, stop the relay, close the
+ * database, drain the transport.
  */
 export async function startService<S extends TObject>(
   definition: ServiceDefinition<S>,
   options: StartOptions = {},
 ): Promise<RunningService> {
-  const schema = Type.Object({ ...BaseConfigSchema.properties, ...definition.config.properties });
-  const config = loadConfig(schema, options.env ?? process.env) as BaseConfig & Record<string, unknown>;
-  if (config.NODE_ENV === 'production' && !config.NATS_URL && !options.transport) {
-    throw new Error('NATS_URL is required when NODE_ENV=production');
-  }
-  const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
-  const metrics = createMetrics(definition.name);
-
-  const db = await openDatabase({
-    url: config.DATABASE_URL,
-    schema: definition.name,
-    entities: definition.entities,
-    migrations: definition.migrations,
-    poolSize: config.DB_POOL_SIZE,
-    createDatabase: config.DATABASE_CREATE,
-    preparedStatements: config.DB_PREPARED_STATEMENTS,
-  });
-  const cleanups: Array<() => Promise<void>> = [() => db.close()];
+  const runtime = await startRuntime(
+    {
+      name: definition.name,
+      config: Type.Object({ ...BaseConfigSchema.properties, ...definition.config.properties }),
+      requiredInProduction: () => definition.requiredInProduction ?? [],
+    },
+    options,
+  );
+  const config = runtime.config as BaseConfig & Record<string, unknown>;
+  const { logger, metrics, transport } = runtime;
+  const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+    await runtime.close();
   };
 
   try {
+    const db = await openDatabase({
+      url: config.DATABASE_URL,
+      schema: definition.name,
+      entities: definition.entities,
+      migrations: definition.migrations,
+      poolSize: config.DB_POOL_SIZE,
+      createDatabase: config.DATABASE_CREATE,
+      preparedStatements: config.DB_PREPARED_STATEMENTS,
+    });
+    cleanups.push(() => db.close());
     if (config.MIGRATE_ON_BOOT) {
       const applied = await db.migrate();
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
-    const transport =
-      options.transport ??
-      (config.NATS_URL
-        ? await connectJetStream({
-            url: config.NATS_URL,
-            stream: config.EVENTS_STREAM,
-            subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-            name: definition.name,
-            logger,
-          })
-        : new InProcessTransport(config.EVENTS_SUBJECT_PREFIX));
-    if (!options.transport) cleanups.push(() => transport.close());
 
     const server = new Server();
     const health = new HealthReporter([
@@ -137,8 +116,7 @@ export async function startService<S extends TObject>(
     cleanups.push(() => shutdownGrpc(server, config.SHUTDOWN_TIMEOUT_MS));
     // Registered last so it runs first: stop taking events before draining calls.
     cleanups.push(async () => void (await Promise.all(stops.map((stop) => stop()))));
-    const metricsPort = config.METRICS_PORT >= 0 ? await metrics.serve(config.METRICS_PORT) : -1;
-    cleanups.unshift(() => metrics.close());
+    const metricsPort = await runtime.serveMetrics();
     await health.start();
     logger.info({ grpcPort, metricsPort, events: transport.kind }, `${definition.name} service started`);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type } from 'typebox';
-import { BaseConfigSchema, ConfigError, loadConfig, parseAddons } from '../src';
+import { BaseConfigSchema, ConfigError, loadConfig, parseAddons, productionProblems, RuntimeConfigSchema } from '../src';
 
 describe('loadConfig', () => {
   const schema = Type.Object({ ...BaseConfigSchema.properties, EXTRA: Type.Integer({ minimum: 1, default: 3 }) });
@@ -29,5 +29,26 @@ describe('loadConfig', () => {
     expect(parseAddons('card, bogo')).toEqual(['card', 'bogo']);
     expect(parseAddons('')).toEqual([]);
     expect(() => parseAddons('card,teleport')).toThrow('teleport');
+  });
+});
+
+describe('production guards (every app, the gateway included)', () => {
+  const runtime = (env: NodeJS.ProcessEnv) => loadConfig(RuntimeConfigSchema, env);
+
+  it('require NATS_URL and the app\'s own variables in production only', () => {
+    expect(productionProblems(runtime({ NODE_ENV: 'production' }), ['SECRET'], false)).toEqual([
+      'NATS_URL is required when NODE_ENV=production',
+      'SECRET is required when NODE_ENV=production',
+    ]);
+    expect(productionProblems(runtime({ NODE_ENV: 'production', NATS_URL: 'nats://n:4222' }), [], false)).toEqual([]);
+    expect(productionProblems(runtime({ NODE_ENV: 'development' }), ['SECRET'], false)).toEqual([]);
+  });
+
+  it('accept a shared transport handed in by the launcher instead of NATS_URL', () => {
+    expect(productionProblems(runtime({ NODE_ENV: 'production' }), [], true)).toEqual([]);
+  });
+
+  it('the service schema is the runtime schema plus gRPC and database variables', () => {
+    expect(Object.keys(BaseConfigSchema.properties)).toEqual(expect.arrayContaining(Object.keys(RuntimeConfigSchema.properties)));
   });
 });

@@ -21,7 +21,7 @@ function isUnknownCountry(err: unknown): boolean {
   return DomainError.is(err) && err.status === 400 && Object.hasOwn((err.data.params ?? {}) as object, 'country_code');
 }
 
-async function statesOf(regions: FulfillmentClients['regions'], code: string, request: FastifyRequest) {
+async function statesOf(regions: FulfillmentClients['region'], code: string, request: FastifyRequest) {
   const countryCode = code.toUpperCase();
   try {
     return statesResource(await regions.getStates({ countryCode }, request.caller));
@@ -33,7 +33,7 @@ async function statesOf(regions: FulfillmentClients['regions'], code: string, re
 
 /** The state field of a country's addresses: `GET /checkout/states` (public) and `GET /order/get_states/<cc>` (admin). */
 export const regionRoutes: RouteModule = (app, ctx) => {
-  const regions = ctx.clients.fulfillment?.regions;
+  const regions = ctx.clients.fulfillment?.region;
   if (!regions) return;
 
   app.get('/checkout/states', { config: { access: 'public' }, schema: { querystring: StatesQuery } }, (request) =>

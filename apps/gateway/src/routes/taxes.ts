@@ -87,7 +87,7 @@ function rateFields(body: UpdateFields): Omit<fulfillment.UpdateTaxRateRequest, 
 }
 
 /** The single-item operations, shared by the item routes and the batch envelope. */
-function taxRateActions(taxes: FulfillmentClients['taxes']) {
+function taxRateActions(taxes: FulfillmentClients['tax']) {
   return {
     async create(body: CreateFields, request: FastifyRequest) {
       if (body.id !== undefined) throw badRequest('shop_rest_tax_exists', 'Cannot create existing resource.');
@@ -108,7 +108,7 @@ function taxRateActions(taxes: FulfillmentClients['taxes']) {
 
 /** Tax rates (spec 4.4), manage_options. */
 export const taxRoutes: RouteModule = (app, ctx) => {
-  const taxes = ctx.clients.fulfillment?.taxes;
+  const taxes = ctx.clients.fulfillment?.tax;
   if (!taxes) return;
   const actions = taxRateActions(taxes);
   const config = { access: 'admin' as const, itemSchema: TaxRateSchema };

@@ -16,7 +16,7 @@ const ListQuery = Type.Object(postCollectionParams);
  * (the catalog's decision: a public list of codes would be free discounts).
  */
 export const couponRoutes: RouteModule = (app, ctx) => {
-  const coupons = ctx.clients.catalog?.coupons;
+  const coupons = ctx.clients.catalog?.coupon;
   if (!coupons) return;
 
   registerContentType<catalog.Coupon, Static<typeof ListQuery>, CouponWrite, CouponWrite>(

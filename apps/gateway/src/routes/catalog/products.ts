@@ -25,7 +25,7 @@ const ListQuery = Type.Object({
 
 /** `shop_product` (spec 4.6): the posts controller plus the commerce fields. */
 export const productRoutes: RouteModule = (app, ctx) => {
-  const products = ctx.clients.catalog?.products;
+  const products = ctx.clients.catalog?.product;
   if (!products) return;
 
   const listConditionally = async (q: Static<typeof ListQuery>, request: FastifyRequest, ifNoneMatch: string) => {

@@ -42,7 +42,7 @@ function writable(taxonomy: Taxonomy) {
 type TermList = { parent?: number; post?: number } & Static<ReturnType<typeof listQuery>>;
 type TermWrite = { name?: string; slug?: string; description?: string; parent?: number; meta?: Record<string, unknown> };
 
-function registerTaxonomy(app: TypedApp, ctx: GatewayContext, terms: CatalogClients['terms'], taxonomy: Taxonomy) {
+function registerTaxonomy(app: TypedApp, ctx: GatewayContext, terms: CatalogClients['term'], taxonomy: Taxonomy) {
   const fields = writable(taxonomy);
   registerContentType<catalog.Term, TermList, TermWrite, TermWrite>(app, ctx, {
     path: `/${taxonomy}`,
@@ -95,7 +95,7 @@ function registerTaxonomy(app: TypedApp, ctx: GatewayContext, terms: CatalogClie
 
 /** `shop_product_category` and `shop_product_tag` (spec 4.6): the host platform's terms controller. */
 export const termRoutes: RouteModule = (app, ctx) => {
-  const terms = ctx.clients.catalog?.terms;
+  const terms = ctx.clients.catalog?.term;
   if (!terms) return;
   registerTaxonomy(app, ctx, terms, 'shop_product_category');
   registerTaxonomy(app, ctx, terms, 'shop_product_tag');

@@ -12,7 +12,7 @@ const ProductParams = Type.Object({ product_id: Id('Product ID.') });
  * are turned away before this runs (auth/publishable-key.ts).
  */
 export const cartVariationRoutes: RouteModule = (app, ctx) => {
-  const lookup = ctx.clients.catalog?.lookup;
+  const lookup = ctx.clients.catalog?.catalogLookup;
   if (!lookup) return;
 
   app.get(

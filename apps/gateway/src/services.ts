@@ -1,0 +1,18 @@
+import { catalog, customers, fulfillment } from '@storefront/proto';
+
+/**
+ * Every backing service the gateway calls: one entry per service (adding a
+ * service is one line here). `address` is the variable holding its gRPC
+ * address, required in production; in development a service without a
+ * `developmentDefault` may be left out and its routes are not registered.
+ * `proto` is its generated package: every service in it gets a client
+ * (`ctx.clients.<name>.<service>`, see bindServices in libs/grpc-client).
+ */
+export const SERVICE_BINDINGS = [
+  { name: 'customers', address: 'CUSTOMERS_GRPC_ADDR', proto: customers, developmentDefault: '127.0.0.1:50051' },
+  { name: 'catalog', address: 'CATALOG_GRPC_ADDR', proto: catalog },
+  { name: 'fulfillment', address: 'FULFILLMENT_GRPC_ADDR', proto: fulfillment },
+] as const;
+
+export type ServiceBinding = (typeof SERVICE_BINDINGS)[number];
+export type AddressVariable = ServiceBinding['address'];

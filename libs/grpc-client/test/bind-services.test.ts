@@ -1,0 +1,23 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { catalog, customers, fulfillment } from '@storefront/proto';
+import { anonymousCaller, bindServices, openChannel } from '../src';
+
+// Binding opens no connection: a channel to an unused port is enough to see the shape.
+const channel = openChannel('nowhere', '127.0.0.1:1', 100);
+afterAll(() => channel.close());
+
+describe('bindServices', () => {
+  it('binds every service of a generated package under its short name', () => {
+    expect(Object.keys(bindServices(channel, customers)).sort()).toEqual(['auth', 'customer', 'profile', 'settings']);
+    expect(Object.keys(bindServices(channel, fulfillment)).sort()).toEqual(['quote', 'region', 'shipping', 'tax']);
+    const clients = bindServices(channel, catalog);
+    expect(Object.keys(clients)).toEqual(expect.arrayContaining(['product', 'catalogLookup', 'stock', 'coupon']));
+    expect(typeof clients.product.getProduct).toBe('function');
+  });
+
+  it('makes calls over the channel (an unreachable service answers 503)', async () => {
+    const { settings } = bindServices(channel, customers);
+    const err = await settings.getSiteSettings({}, anonymousCaller('t')).catch((e) => e);
+    expect(err).toMatchObject({ code: 'shop_service_unavailable', status: 503, data: { service: 'nowhere' } });
+  });
+});
