@@ -1,4 +1,4 @@
-import { bindClient, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
+import { bindServices, openChannel, type CallerContext, type Channel, type PackageClients } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
 import { catalog } from '@storefront/proto';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
@@ -34,15 +34,18 @@ export async function failure(promise: Promise<unknown>): Promise<[string, numbe
   return [err.code, err.status];
 }
 
+type Bound = PackageClients<typeof catalog>;
+
+/** Every catalog service bound by bindServices, under the names these tests use. */
 export interface CatalogClients {
   service: TestService;
   channel: Channel;
-  products: ReturnType<typeof bindClient<typeof catalog.ProductServiceService>>;
-  terms: ReturnType<typeof bindClient<typeof catalog.TermServiceService>>;
-  coupons: ReturnType<typeof bindClient<typeof catalog.CouponServiceService>>;
-  stock: ReturnType<typeof bindClient<typeof catalog.StockServiceService>>;
-  lookup: ReturnType<typeof bindClient<typeof catalog.CatalogLookupServiceService>>;
-  inventory: ReturnType<typeof bindClient<typeof catalog.InventoryServiceService>>;
+  products: Bound['product'];
+  terms: Bound['term'];
+  coupons: Bound['coupon'];
+  stock: Bound['stock'];
+  lookup: Bound['catalogLookup'];
+  inventory: Bound['inventory'];
   stop(): Promise<void>;
 }
 
@@ -52,15 +55,16 @@ export async function startCatalog(
 ): Promise<CatalogClients> {
   const service = await startTestService(catalogService, options);
   const channel = openChannel('catalog', service.address, 15_000);
+  const { product, term, coupon, stock, catalogLookup, inventory } = bindServices(channel, catalog);
   return {
     service,
     channel,
-    products: bindClient(channel, catalog.ProductServiceService),
-    terms: bindClient(channel, catalog.TermServiceService),
-    coupons: bindClient(channel, catalog.CouponServiceService),
-    stock: bindClient(channel, catalog.StockServiceService),
-    lookup: bindClient(channel, catalog.CatalogLookupServiceService),
-    inventory: bindClient(channel, catalog.InventoryServiceService),
+    products: product,
+    terms: term,
+    coupons: coupon,
+    stock,
+    lookup: catalogLookup,
+    inventory,
     async stop() {
       channel.close();
       await service.stop();

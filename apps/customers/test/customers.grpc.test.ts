@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { anonymousCaller, bindClient, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
+import { anonymousCaller, bindServices, openChannel, type CallerContext, type Channel, type PackageClients } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto';
 import { CustomerEvents } from '@storefront/domain-events';
 import { connectJetStream, type EventTransport } from '@storefront/events';
@@ -10,9 +10,9 @@ import { customersService } from '../src/service';
 
 let service: TestService;
 let channel: Channel;
-let auth: ReturnType<typeof bindClient<typeof customers.AuthServiceService>>;
-let profile: ReturnType<typeof bindClient<typeof customers.ProfileServiceService>>;
-let admin: ReturnType<typeof bindClient<typeof customers.CustomerServiceService>>;
+let auth: PackageClients<typeof customers>['auth'];
+let profile: PackageClients<typeof customers>['profile'];
+let admin: PackageClients<typeof customers>['customer'];
 let listener: EventTransport;
 const received: string[] = [];
 
@@ -39,9 +39,7 @@ beforeAll(async () => {
     env: { SHOP_ADMIN_PASSWORD: 'admin-password-1', SCRYPT_COST: '1024', LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' },
   });
   channel = openChannel('customers', service.address);
-  auth = bindClient(channel, customers.AuthServiceService);
-  profile = bindClient(channel, customers.ProfileServiceService);
-  admin = bindClient(channel, customers.CustomerServiceService);
+  ({ auth, profile, customer: admin } = bindServices(channel, customers));
   listener = await connectJetStream({
     url: service.env.NATS_URL!,
     stream: service.env.EVENTS_STREAM!,

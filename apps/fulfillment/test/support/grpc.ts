@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
+import { anonymousCaller, bindServices, openChannel, type Channel, type PackageClients } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
 import { fulfillment } from '@storefront/proto';
 import type { RunningService } from '@storefront/service-kit';
@@ -7,23 +7,21 @@ import type { RunningService } from '@storefront/service-kit';
 /** The admin the gateway would forward (the service trusts the caller context). */
 export const admin = { ...anonymousCaller('test'), userId: 1, login: 'admin', roles: ['administrator'], capabilities: ['manage_options'] };
 
+type Bound = PackageClients<typeof fulfillment>;
+
+/** Every fulfillment service bound by bindServices, under the names these tests use. */
 export interface FulfillmentClients {
   channel: Channel;
-  taxes: ReturnType<typeof bindClient<typeof fulfillment.TaxServiceService>>;
-  shipping: ReturnType<typeof bindClient<typeof fulfillment.ShippingServiceService>>;
-  quotes: ReturnType<typeof bindClient<typeof fulfillment.QuoteServiceService>>;
-  regions: ReturnType<typeof bindClient<typeof fulfillment.RegionServiceService>>;
+  taxes: Bound['tax'];
+  shipping: Bound['shipping'];
+  quotes: Bound['quote'];
+  regions: Bound['region'];
 }
 
 export function connect(service: RunningService): FulfillmentClients {
   const channel = openChannel('fulfillment', service.address);
-  return {
-    channel,
-    taxes: bindClient(channel, fulfillment.TaxServiceService),
-    shipping: bindClient(channel, fulfillment.ShippingServiceService),
-    quotes: bindClient(channel, fulfillment.QuoteServiceService),
-    regions: bindClient(channel, fulfillment.RegionServiceService),
-  };
+  const { tax, shipping, quote, region } = bindServices(channel, fulfillment);
+  return { channel, taxes: tax, shipping, quotes: quote, regions: region };
 }
 
 /** The DomainError a call failed with. */

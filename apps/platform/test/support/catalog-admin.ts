@@ -1,4 +1,4 @@
-import { bindClient, openChannel, type CallerContext, type PromiseClient } from '@storefront/grpc-client';
+import { bindServices, openChannel, type CallerContext, type PackageClients } from '@storefront/grpc-client';
 import { catalog } from '@storefront/proto';
 import type { Platform } from '../../src';
 import type { ShopClient } from './client';
@@ -11,8 +11,8 @@ import type { ShopClient } from './client';
  */
 export interface CatalogAdmin {
   caller: CallerContext;
-  products: PromiseClient<typeof catalog.ProductServiceService>;
-  terms: PromiseClient<typeof catalog.TermServiceService>;
+  products: PackageClients<typeof catalog>['product'];
+  terms: PackageClients<typeof catalog>['term'];
   /** A published product with one price (default "10.00"); `stock` turns on managed stock at that level. */
   simpleProduct(fields?: ProductSeed): Promise<catalog.Product>;
   /** A published variable product with one price and these variations. */
@@ -50,12 +50,12 @@ export async function connectCatalogAdmin(stack: Platform, admin: ShopClient): P
   if (!service) throw new Error('the platform runs no catalog service');
   const caller = await adminCaller(admin);
   const channel = openChannel('catalog', service.address, 15_000);
-  const products = bindClient(channel, catalog.ProductServiceService);
+  const { product: products, term: terms } = bindServices(channel, catalog);
   const create = async (fields: catalog.ProductFields) => (await products.createProduct({ fields }, caller)).product!;
   return {
     caller,
     products,
-    terms: bindClient(channel, catalog.TermServiceService),
+    terms,
     simpleProduct: (fields = {}) => create(productFields(fields)),
     variableProduct: (variations, fields = {}) =>
       create(
