@@ -23,16 +23,14 @@ export const customersService = defineService({
   setup(ctx) {
     const { config } = ctx;
     const addons = parseAddons(config.SHOP_ADDONS);
-    const domain = createCustomersDomain({
-      db: ctx.db,
-      config,
-      pepper: config.APP_PASSWORD_PEPPER ?? DEV_PEPPER,
-      now: () => new Date(),
-    });
+    const domain = createCustomersDomain(
+      { db: ctx.db, config, pepper: config.APP_PASSWORD_PEPPER ?? DEV_PEPPER, now: () => new Date() },
+      addons,
+    );
     ctx.addGrpcService(customers.AuthServiceService, authHandlers(domain));
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
-    ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain, addons));
-    ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain, addons));
+    ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain));
+    ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain));
     ctx.onReady(async () => {
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {

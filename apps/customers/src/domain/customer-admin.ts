@@ -4,7 +4,13 @@ import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields } from '../persistence/entities';
-import { emailInUse, existingUserIds, listUsers, type UserListQuery } from '../persistence/users.repository';
+import {
+  deleteUserCredentials,
+  emailInUse,
+  existingUserIds,
+  listUsers,
+  type UserListQuery,
+} from '../persistence/users.repository';
 import { insertAccount, recordCustomerCreated } from './accounts';
 import { applyMetaUpdates, type MetaUpdate } from './meta';
 import { hashPassword } from './passwords';
@@ -26,6 +32,37 @@ export interface CustomerFields {
   meta?: MetaUpdate[];
 }
 
+/** A list request as the caller sent it; `list` applies the defaults and bounds. */
+export interface CustomerListRequest {
+  page?: number;
+  perPage?: number;
+  search?: string;
+  orderby?: string;
+  order?: string;
+  include?: number[];
+  exclude?: number[];
+  /** Empty: customers only; `all`: any role. */
+  roles?: string[];
+}
+
+const ORDERBY = new Set<UserListQuery['orderby']>(['id', 'name', 'username', 'email', 'registered_date', 'include']);
+
+/** The list rules: page from 1, 1..100 per page (10), order by name ascending, customers unless roles say otherwise. */
+export function customerListQuery(req: CustomerListRequest): UserListQuery {
+  const roles = req.roles?.length ? req.roles : [CUSTOMER_ROLE];
+  const orderby = req.orderby as UserListQuery['orderby'];
+  return {
+    page: Math.max(1, req.page || 1),
+    perPage: Math.min(100, Math.max(1, req.perPage || 10)),
+    search: req.search ?? '',
+    orderby: ORDERBY.has(orderby) ? orderby : 'name',
+    order: req.order === 'desc' ? 'desc' : 'asc',
+    include: req.include ?? [],
+    exclude: req.exclude ?? [],
+    roles: roles.includes('all') ? [] : roles,
+  };
+}
+
 /** Admin CRUD of accounts (the gateway has already required manage_options). */
 export class CustomerAdmin {
   constructor(
@@ -33,8 +70,8 @@ export class CustomerAdmin {
     private readonly sessions: Sessions,
   ) {}
 
-  list(query: UserListQuery) {
-    return listUsers(this.deps.db.em(), query);
+  list(request: CustomerListRequest) {
+    return listUsers(this.deps.db.em(), customerListQuery(request));
   }
 
   async get(id: number): Promise<User> {
@@ -111,9 +148,7 @@ export class CustomerAdmin {
       if (reassign && (reassign === id || !(await em.findOne(User, { id: reassign })))) {
         throw badRequest('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', { params: { reassign: 'reassign' } });
       }
-      await em.execute(`delete from "customers"."sessions" where user_id = ?`, [id]);
-      await em.execute(`delete from "customers"."application_passwords" where user_id = ?`, [id]);
-      await em.execute(`delete from "customers"."password_reset_keys" where user_id = ?`, [id]);
+      await deleteUserCredentials(em, id);
       em.remove(user);
       recordEvent(em, CustomerEvents.customerDeleted, { userId: id, reassignTo: reassign });
       return user;

@@ -5,12 +5,13 @@ import { PasswordResetService } from './password-reset';
 import { ProfileService } from './profile';
 import { RegistrationService } from './registration';
 import { Sessions } from './sessions';
+import { SiteSettings } from './site-options';
 import type { CustomersDeps } from './deps';
 
 export type { CustomersDeps } from './deps';
 
 /** The customers domain, wired once per service instance. */
-export function createCustomersDomain(deps: CustomersDeps) {
+export function createCustomersDomain(deps: CustomersDeps, addons: string[] = []) {
   const sessions = new Sessions(deps);
   return {
     deps,
@@ -20,7 +21,8 @@ export function createCustomersDomain(deps: CustomersDeps) {
     passwordReset: new PasswordResetService(deps, sessions),
     applicationPasswords: new ApplicationPasswords(deps),
     admin: new CustomerAdmin(deps, sessions),
-    profile: new ProfileService(deps, sessions),
+    profile: new ProfileService(deps, sessions, addons),
+    site: new SiteSettings(deps, addons),
   };
 }
 export type CustomersDomain = ReturnType<typeof createCustomersDomain>;

@@ -1,16 +1,40 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, conflict, invalidParams, unauthorized } from '@storefront/errors';
+import { badRequest, conflict, invalidParams, notFound, unauthorized } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { ErasureRequest, User, type AddressFields } from '../persistence/entities';
 import { emailInUse, readUserById } from '../persistence/users.repository';
 import { hashPassword, verifyPassword } from './passwords';
 import { Sessions } from './sessions';
+import { dashboardMenu, type MenuItem } from './menu';
+import { readSiteOptions } from './site-options';
 import { isEmail, requireEmail, requirePasswordLength } from './validation';
 import type { CustomersDeps } from './deps';
 
 export type AddressKind = 'billing' | 'shipping';
+
+/**
+ * The one check of an address kind. The spec's route exists only as
+ * `/me/addresses/<billing or shipping>`, so any other kind is the REST
+ * "no route" 404 (not a 400): the gateway forwards the path segment and this
+ * is where it is refused.
+ */
+export function addressKind(kind: string): AddressKind {
+  if (kind === 'billing' || kind === 'shipping') return kind;
+  throw notFound('rest_no_route', 'No route was found matching the URL and request method.');
+}
+
+/** An address counts as given once it has a street, city or postcode. */
+export function hasAddress(address: AddressFields): boolean {
+  return Boolean(address.address_1 || address.city || address.postcode);
+}
+
+/** Gravatar URL of an email (the host platform's avatar rule). */
+export function avatarUrl(email: string): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?s=96&d=mm&r=g`;
+}
 
 export interface ProfilePatch {
   firstName?: string;
@@ -36,12 +60,23 @@ export class ProfileService {
   constructor(
     private readonly deps: CustomersDeps,
     private readonly sessions: Sessions,
+    private readonly addons: string[] = [],
   ) {}
 
+  /**
+   * The signed-in caller's account. The gateway's `logged_in` tier refuses
+   * guests before any call; this is the service's one check that the caller
+   * (a guest id, or an account deleted since the session began) has an account.
+   */
   async get(userId: number): Promise<User> {
-    const user = userId > 0 ? await readUserById(this.deps.db.reader, userId) : null;
-    if (!user) throw unauthorized('shop_rest_not_logged_in', 'You must be logged in.');
-    return user;
+    return signedIn(userId > 0 ? await readUserById(this.deps.db.reader, userId) : null);
+  }
+
+  /** The dashboard sidebar of a signed-in caller. */
+  async menu(userId: number): Promise<MenuItem[]> {
+    await this.get(userId);
+    const site = await readSiteOptions(this.deps.db.em(), this.deps.config);
+    return dashboardMenu(site.site_url, this.addons);
   }
 
   update(userId: number, patch: ProfilePatch): Promise<User> {
@@ -72,13 +107,16 @@ export class ProfileService {
     });
   }
 
-  updateAddress(userId: number, kind: AddressKind, patch: Partial<AddressFields>): Promise<User> {
+  /** Patches the billing or shipping address (`kind` is checked here, once). */
+  async updateAddress(userId: number, kind: string, patch: Partial<AddressFields>): Promise<AddressFields> {
+    const which = addressKind(kind);
     if (patch.email !== undefined && patch.email !== '' && !isEmail(patch.email.trim())) {
       throw invalidParams({ email: 'email is not a valid email address.' });
     }
-    return this.change(userId, async (_em, user) => {
-      user[kind] = { ...user[kind], ...trimAll(patch) };
+    const user = await this.change(userId, async (_em, user) => {
+      user[which] = { ...user[which], ...trimAll(patch) };
     });
+    return user[which];
   }
 
   updateNotifications(userId: number, patch: NotificationPatch): Promise<User> {
@@ -122,10 +160,13 @@ export class ProfileService {
   }
 
   private async load(em: EntityManager, userId: number): Promise<User> {
-    const user = userId > 0 ? await em.findOne(User, { id: userId }) : null;
-    if (!user) throw unauthorized('shop_rest_not_logged_in', 'You must be logged in.');
-    return user;
+    return signedIn(userId > 0 ? await em.findOne(User, { id: userId }) : null);
   }
+}
+
+function signedIn(user: User | null): User {
+  if (!user) throw unauthorized('shop_rest_not_logged_in', 'You must be logged in.');
+  return user;
 }
 
 function trimAll(patch: Partial<AddressFields>): Partial<AddressFields> {

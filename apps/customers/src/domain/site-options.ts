@@ -4,6 +4,8 @@ import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { SiteOption } from '../persistence/entities';
 import type { CustomersConfig } from '../config';
+import type { CustomersDeps } from './deps';
+import { storeSettings, type StoreSettings } from './store-settings';
 
 export interface StoreAddress {
   address_1: string;
@@ -74,4 +76,24 @@ function validate(patch: Partial<SiteOptions>): void {
   }
   if (patch.store_name !== undefined && !patch.store_name.trim()) problems.store_name = 'store_name cannot be empty.';
   if (Object.keys(problems).length) throw invalidParams(problems);
+}
+
+/** The store's editable settings as the settings API sees them: read, patch (one transaction), full store view. */
+export class SiteSettings {
+  constructor(
+    private readonly deps: CustomersDeps,
+    private readonly addons: string[],
+  ) {}
+
+  read(): Promise<SiteOptions> {
+    return readSiteOptions(this.deps.db.em(), this.deps.config);
+  }
+
+  update(patch: Partial<SiteOptions>): Promise<SiteOptions> {
+    return this.deps.db.em().transactional((em) => writeSiteOptions(em, this.deps.config, patch));
+  }
+
+  async store(): Promise<StoreSettings> {
+    return storeSettings(await this.read(), this.deps.config.SHOP_MIN_PASSWORD_LENGTH, this.addons);
+  }
 }

@@ -3,7 +3,7 @@ import type { AddressFields, User } from '../persistence/entities';
 import { capabilitiesOf } from '@storefront/access';
 import type { Principal } from '../domain/principal';
 import type { OpenedSession } from '../domain/sessions';
-import { createHash } from 'node:crypto';
+import { avatarUrl, hasAddress } from '../domain/profile';
 
 export function toProtoAddress(a: AddressFields): customers.Address {
   return {
@@ -44,11 +44,6 @@ export function fromAddress(a: customers.Address | undefined): Partial<AddressFi
   return a ? fromAddressPatch(a) : undefined;
 }
 
-export function avatarUrl(email: string): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?s=96&d=mm&r=g`;
-}
-
 function stats(user: User): customers.CustomerStats {
   return { totalOrders: user.totalOrders, totalSpent: user.totalSpent, totalDownloads: user.totalDownloads };
 }
@@ -86,8 +81,8 @@ export function toProtoProfile(user: User): customers.Profile {
     userRegistered: user.registeredAt,
     subscribeToEmail: user.subscribeToEmail,
     stats: stats(user),
-    hasBillingAddress: Boolean(user.billing.address_1 || user.billing.city || user.billing.postcode),
-    hasShippingAddress: Boolean(user.shipping.address_1 || user.shipping.city || user.shipping.postcode),
+    hasBillingAddress: hasAddress(user.billing),
+    hasShippingAddress: hasAddress(user.shipping),
   };
 }
 

@@ -1,11 +1,7 @@
-import { invalidParams } from '@storefront/errors';
-import { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
 import type { User } from '../persistence/entities';
-import { dashboardMenu } from '../domain/menu';
-import { readSiteOptions } from '../domain/site-options';
-import { signedInUser } from './caller';
 import { fromAddressPatch, toProtoAddress, toProtoProfile } from './mappers';
 
 const notifications = (u: User) => ({
@@ -15,51 +11,45 @@ const notifications = (u: User) => ({
 });
 const privacy = (u: User) => ({ dataSharingConsent: u.dataSharingConsent, profilingConsent: u.profilingConsent });
 
-export function profileHandlers(
-  domain: CustomersDomain,
-  addons: string[],
-): ServiceHandlers<typeof customers.ProfileServiceService> {
+/** The caller's own account: each RPC maps to one domain call (the domain checks the caller has an account). */
+export function profileHandlers(domain: CustomersDomain): ServiceHandlers<typeof customers.ProfileServiceService> {
   const { profile } = domain;
   return {
     async getProfile(_req, caller) {
-      return { profile: toProtoProfile(await profile.get(signedInUser(caller))) };
+      return { profile: toProtoProfile(await profile.get(caller.userId)) };
     },
     async updateProfile(req, caller) {
-      return { profile: toProtoProfile(await profile.update(signedInUser(caller), req)) };
+      return { profile: toProtoProfile(await profile.update(caller.userId, req)) };
     },
     async changePassword(req, caller) {
-      await profile.changePassword(signedInUser(caller), req.currentPassword, req.newPassword, caller.sessionId);
+      await profile.changePassword(caller.userId, req.currentPassword, req.newPassword, caller.sessionId);
       return {};
     },
     async getAddresses(_req, caller) {
-      const user = await profile.get(signedInUser(caller));
+      const user = await profile.get(caller.userId);
       return { billing: toProtoAddress(user.billing), shipping: toProtoAddress(user.shipping) };
     },
     async updateAddress(req, caller) {
-      if (req.kind !== 'billing' && req.kind !== 'shipping') throw invalidParams({ kind: 'kind must be billing or shipping.' });
-      const user = await profile.updateAddress(signedInUser(caller), req.kind, fromAddressPatch(req.address) ?? {});
-      return { address: toProtoAddress(user[req.kind]) };
+      return { address: toProtoAddress(await profile.updateAddress(caller.userId, req.kind, fromAddressPatch(req.address) ?? {})) };
     },
     async getNotificationPreferences(_req, caller) {
-      return { preferences: notifications(await profile.get(signedInUser(caller))) };
+      return { preferences: notifications(await profile.get(caller.userId)) };
     },
     async updateNotificationPreferences(req, caller) {
-      return { preferences: notifications(await profile.updateNotifications(signedInUser(caller), req)) };
+      return { preferences: notifications(await profile.updateNotifications(caller.userId, req)) };
     },
     async getPrivacyPreferences(_req, caller) {
-      return { preferences: privacy(await profile.get(signedInUser(caller))) };
+      return { preferences: privacy(await profile.get(caller.userId)) };
     },
     async updatePrivacyPreferences(req, caller) {
-      return { preferences: privacy(await profile.updatePrivacy(signedInUser(caller), req)) };
+      return { preferences: privacy(await profile.updatePrivacy(caller.userId, req)) };
     },
     async requestErasure(_req, caller) {
-      const request = await profile.requestErasure(signedInUser(caller));
+      const request = await profile.requestErasure(caller.userId);
       return { requestId: request.id, status: request.status };
     },
     async getMenu(_req, caller) {
-      await profile.get(signedInUser(caller));
-      const site = await readSiteOptions(domain.deps.db.em(), domain.deps.config);
-      return { items: dashboardMenu(site.site_url, addons) };
+      return { items: await profile.menu(caller.userId) };
     },
   };
 }

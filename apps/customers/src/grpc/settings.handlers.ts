@@ -1,8 +1,7 @@
 import { customers } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
-import { readSiteOptions, writeSiteOptions, type SiteOptions, type StoreAddress } from '../domain/site-options';
-import { storeSettings } from '../domain/store-settings';
+import type { SiteOptions, StoreAddress } from '../domain/site-options';
 
 function toProtoSite(s: SiteOptions): customers.SiteSettings {
   return {
@@ -29,14 +28,11 @@ function fromProtoAddress(a: customers.StoreAddress | undefined): StoreAddress |
     : undefined;
 }
 
-export function settingsHandlers(
-  domain: CustomersDomain,
-  addons: string[],
-): ServiceHandlers<typeof customers.SettingsServiceService> {
-  const { db, config } = domain.deps;
+export function settingsHandlers(domain: CustomersDomain): ServiceHandlers<typeof customers.SettingsServiceService> {
+  const { site } = domain;
   return {
     async getSiteSettings() {
-      return { settings: toProtoSite(await readSiteOptions(db.em(), config)) };
+      return { settings: toProtoSite(await site.read()) };
     },
     async updateSiteSettings(req) {
       const patch: Partial<SiteOptions> = {};
@@ -48,12 +44,10 @@ export function settingsHandlers(
       if (req.logoUrl !== undefined) patch.logo_url = req.logoUrl;
       const address = fromProtoAddress(req.storeAddress);
       if (address) patch.store_address = address;
-      const next = await db.em().transactional((em) => writeSiteOptions(em, config, patch));
-      return { settings: toProtoSite(next) };
+      return { settings: toProtoSite(await site.update(patch)) };
     },
     async getStoreSettings() {
-      const site = await readSiteOptions(db.em(), config);
-      const s = storeSettings(site, config.SHOP_MIN_PASSWORD_LENGTH, addons);
+      const s = await site.store();
       return {
         settings: {
           site: toProtoSite(s.site),

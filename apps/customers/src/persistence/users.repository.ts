@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Reader } from '@storefront/persistence';
+import { escapeLike, type Reader } from '@storefront/persistence';
 import { User, type AddressFields } from './entities';
 
 export const EMPTY_ADDRESS: AddressFields = {
@@ -48,7 +48,7 @@ export async function loginInUse(em: EntityManager, login: string): Promise<bool
 
 /** Logins starting with `base`, to pick the next free numeric suffix in one query. */
 export async function loginsLike(em: EntityManager, base: string): Promise<string[]> {
-  const escaped = base.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = escapeLike(base.toLowerCase());
   const rows = await em.execute<{ login: string }[]>(
     `select lower(login) as login from "customers"."users" where lower(login) like ?`,
     [`${escaped}%`],
@@ -82,7 +82,7 @@ export async function listUsers(em: EntityManager, q: UserListQuery): Promise<{ 
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.search) {
-    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${escapeLike(q.search.toLowerCase())}%`;
     where.push(
       `(lower(login) like ? or lower(email) like ? or lower(display_name) like ? or lower(first_name || ' ' || last_name) like ?)`,
     );
@@ -114,6 +114,13 @@ export async function listUsers(em: EntityManager, q: UserListQuery): Promise<{ 
     [...params, q.perPage, (q.page - 1) * q.perPage],
   );
   return { users: rows.map((row) => em.map(User, row)), total: Number(count) };
+}
+
+/** Removes what only lets the user sign in (sessions, application passwords, reset keys) before the account goes. */
+export async function deleteUserCredentials(em: EntityManager, userId: number): Promise<void> {
+  await em.execute(`delete from "customers"."sessions" where user_id = ?`, [userId]);
+  await em.execute(`delete from "customers"."application_passwords" where user_id = ?`, [userId]);
+  await em.execute(`delete from "customers"."password_reset_keys" where user_id = ?`, [userId]);
 }
 
 export async function existingUserIds(em: EntityManager, ids: number[]): Promise<number[]> {

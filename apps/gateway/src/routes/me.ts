@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { DomainError } from '@storefront/errors';
 import { AddressPatch } from '../http/schemas';
 import { addressPatch, restAddress } from '../resources/address';
 import { notificationsResource, privacyResource, profileResource } from '../resources/profile';
@@ -103,10 +102,8 @@ export const meRoutes: RouteModule = (app, ctx) => {
     config,
     schema: { params: AddressKind, body: AddressPatch },
     handler: async (request: FastifyRequest) => {
+      // customers checks the kind (404 rest_no_route for anything but billing/shipping).
       const { kind } = request.params as Static<typeof AddressKind>;
-      if (kind !== 'billing' && kind !== 'shipping') {
-        throw new DomainError('rest_no_route', 404, 'No route was found matching the URL and request method.');
-      }
       const res = await profile.updateAddress(
         { kind, address: addressPatch(request.body as Static<typeof AddressPatch>) },
         request.caller,
