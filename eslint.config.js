@@ -1,5 +1,25 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+
+// Every app's own `scope:<svc>` tag, read from apps/*/project.json so a new app is covered without an edit here.
+const appScopes = readdirSync(new URL('./apps', import.meta.url), { withFileTypes: true })
+  .filter((dir) => dir.isDirectory() && existsSync(new URL(`./apps/${dir.name}/project.json`, import.meta.url)))
+  .flatMap((dir) => JSON.parse(readFileSync(new URL(`./apps/${dir.name}/project.json`, import.meta.url), 'utf8')).tags ?? [])
+  .filter((tag) => tag.startsWith('scope:'));
+
+/**
+ * Ownership: a team's app (`scope:<svc>`) depends only on shared libs
+ * (`scope:shared`: the kit, errors, events, and every service's generated
+ * proto clients in libs/proto) or on libs of its own scope; shared libs depend
+ * only on shared libs. Never on another service's code.
+ */
+const scopeConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  ...[...new Set(appScopes)]
+    .filter((tag) => tag !== 'scope:platform')
+    .map((tag) => ({ sourceTag: tag, onlyDependOnLibsWithTags: ['scope:shared', tag] })),
+];
 
 export default [
   { ignores: ['**/dist', '**/node_modules', 'libs/proto/src/gen/**', '.data/**', '.tools/**', '**/jest.config.js'] },
@@ -17,6 +37,7 @@ export default [
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            ...scopeConstraints,
           ],
         },
       ],
