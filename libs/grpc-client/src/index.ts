@@ -2,3 +2,4 @@ export { type CallerContext, anonymousCaller, callerToMetadata, callerFromMetada
 export { toServiceError, fromServiceError, grpcStatusForHttp } from './errors';
 export { openChannel, bindClient, type Channel, type PromiseClient, type CallOptions } from './client';
 export { bindServices, type PackageClients, type ClientName } from './bind-services';
+export { protoFieldName, toProtoFields, fromProtoFields, type ProtoFieldName } from './field-names';

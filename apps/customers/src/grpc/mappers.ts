@@ -1,43 +1,18 @@
-import type { customers } from '@storefront/proto';
-import type { AddressFields, User } from '../persistence/entities';
+import { customers } from '@storefront/proto';
+import { fromProtoFields, toProtoFields } from '@storefront/grpc-client';
+import { ADDRESS_FIELDS, type AddressFields, type User } from '../persistence/entities';
 import { capabilitiesOf } from '@storefront/access';
 import type { Principal } from '../domain/principal';
 import type { OpenedSession } from '../domain/sessions';
 import { avatarUrl, hasAddress } from '../domain/profile';
 
 export function toProtoAddress(a: AddressFields): customers.Address {
-  return {
-    firstName: a.first_name,
-    lastName: a.last_name,
-    company: a.company,
-    address1: a.address_1,
-    address2: a.address_2,
-    city: a.city,
-    state: a.state,
-    postcode: a.postcode,
-    country: a.country,
-    email: a.email,
-    phone: a.phone,
-  };
+  return customers.Address.fromPartial(toProtoFields(ADDRESS_FIELDS, a));
 }
 
 /** Only the fields present in the patch. */
 export function fromAddressPatch(p: customers.AddressPatch | undefined): Partial<AddressFields> | undefined {
-  if (!p) return undefined;
-  const pairs: Array<[keyof AddressFields, string | undefined]> = [
-    ['first_name', p.firstName],
-    ['last_name', p.lastName],
-    ['company', p.company],
-    ['address_1', p.address1],
-    ['address_2', p.address2],
-    ['city', p.city],
-    ['state', p.state],
-    ['postcode', p.postcode],
-    ['country', p.country],
-    ['email', p.email],
-    ['phone', p.phone],
-  ];
-  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
+  return p ? fromProtoFields(ADDRESS_FIELDS, p) : undefined;
 }
 
 export function fromAddress(a: customers.Address | undefined): Partial<AddressFields> | undefined {

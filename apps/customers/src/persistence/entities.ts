@@ -1,18 +1,20 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-export interface AddressFields {
-  first_name: string;
-  last_name: string;
-  company: string;
-  address_1: string;
-  address_2: string;
-  city: string;
-  state: string;
-  postcode: string;
-  country: string;
-  email: string;
-  phone: string;
-}
+/** A stored address: named like the proto `shop.customers.v1.Address` fields (and the REST address). */
+export const ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'address_1',
+  'address_2',
+  'city',
+  'state',
+  'postcode',
+  'country',
+  'email',
+  'phone',
+] as const;
+export type AddressFields = Record<(typeof ADDRESS_FIELDS)[number], string>;
 
 export interface MetaFieldRow {
   id: number;

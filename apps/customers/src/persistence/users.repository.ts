@@ -1,20 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { escapeLike, type Reader } from '@storefront/persistence';
-import { User, type AddressFields } from './entities';
+import { ADDRESS_FIELDS, User, type AddressFields } from './entities';
 
-export const EMPTY_ADDRESS: AddressFields = {
-  first_name: '',
-  last_name: '',
-  company: '',
-  address_1: '',
-  address_2: '',
-  city: '',
-  state: '',
-  postcode: '',
-  country: '',
-  email: '',
-  phone: '',
-};
+export const EMPTY_ADDRESS = Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, ''])) as AddressFields;
 
 export function findUserById(em: EntityManager, id: number): Promise<User | null> {
   return em.findOne(User, { id });

@@ -5,6 +5,7 @@ import { filterByContext } from './context-filter';
 import { amountOrNull } from './decimal-amount';
 import { postFields, postProperties } from './post';
 import { VIEW_EDIT, type Presentation } from './presentation';
+import { VariationSchema, variationResource } from './variation';
 
 const StockStatus = (options: TSchemaOptions = {}) =>
   Type.Union(['instock', 'outofstock', 'onbackorder'].map((s) => Type.Literal(s)), options);
@@ -23,20 +24,6 @@ const PriceSchema = Type.Object({
   billing_period: Type.String({ description: '"" for onetime; day, week, month or year.' }),
   billing_interval: Type.Integer(),
   trial_days: Type.Integer(),
-});
-
-const VariationSchema = Type.Object({
-  id: Type.Integer(),
-  attributes: Type.Record(Type.String(), Type.Unknown(), { description: 'Attribute name -> value ({"color": "red"}), in order.' }),
-  sku: Type.String(),
-  barcode: Type.String(),
-  price_id: Type.Integer({ description: "The variation's price (written 0: the product's first price)." }),
-  amount: NullableNumber("Override of the price's amount; null: none."),
-  price: NullableNumber("What one unit costs: the override, else the price's amount; null without a price."),
-  currency: Type.String(),
-  stock_quantity: NullableInteger('null when stock is not managed or hidden from this caller (hide_stock).'),
-  stock_status: StockStatus(),
-  image: Type.String(),
 });
 
 /** JSON Schema of a product (posts shape plus commerce fields; contract "Product"). */
@@ -86,22 +73,6 @@ function priceResource(p: catalog.Price) {
     billing_period: p.billingPeriod,
     billing_interval: p.billingInterval,
     trial_days: p.trialDays,
-  };
-}
-
-function variationResource(v: catalog.Variation) {
-  return {
-    id: v.id,
-    attributes: v.attributes ?? {},
-    sku: v.sku,
-    barcode: v.barcode,
-    price_id: v.priceId,
-    amount: amountOrNull(v.amount),
-    price: amountOrNull(v.unitAmount),
-    currency: v.currency,
-    stock_quantity: v.stockQuantity ?? null,
-    stock_status: v.stockStatus,
-    image: v.image,
   };
 }
 
