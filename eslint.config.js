@@ -2,11 +2,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-// Every app's own `scope:<svc>` tag, read from apps/*/project.json so a new app is covered without an edit here.
-const appScopes = readdirSync(new URL('./apps', import.meta.url), { withFileTypes: true })
-  .filter((dir) => dir.isDirectory() && existsSync(new URL(`./apps/${dir.name}/project.json`, import.meta.url)))
-  .flatMap((dir) => JSON.parse(readFileSync(new URL(`./apps/${dir.name}/project.json`, import.meta.url), 'utf8')).tags ?? [])
-  .filter((tag) => tag.startsWith('scope:'));
+// Read from apps/*/{project,package}.json so a new app is covered without an edit here.
+const appDirs = readdirSync(new URL('./apps', import.meta.url), { withFileTypes: true })
+  .filter((dir) => dir.isDirectory())
+  .map((dir) => dir.name);
+const appFile = (dir, file) => {
+  const url = new URL(`./apps/${dir}/${file}`, import.meta.url);
+  return existsSync(url) ? JSON.parse(readFileSync(url, 'utf8')) : undefined;
+};
+/** Every app's own `scope:<svc>` tag. */
+const appScopes = appDirs.flatMap((dir) => appFile(dir, 'project.json')?.tags ?? []).filter((tag) => tag.startsWith('scope:'));
+/** Every app's package (`@storefront/<svc>`): what the platform composition may import. */
+const appPackages = appDirs.map((dir) => appFile(dir, 'package.json')?.name).filter(Boolean);
 
 /**
  * Ownership: a team's app (`scope:<svc>`) depends only on shared libs
@@ -54,13 +61,7 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [
-            '@storefront/customers',
-            '@storefront/catalog',
-            '@storefront/fulfillment',
-            '@storefront/gateway',
-            '@storefront/platform',
-          ],
+          allow: appPackages,
           depConstraints: [{ sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] }],
         },
       ],
