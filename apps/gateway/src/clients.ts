@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, health } from '@storefront/proto';
+import { catalog, customers, fulfillment, health, orders } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -25,6 +25,12 @@ export interface FulfillmentClients {
   regions: PromiseClient<typeof fulfillment.RegionServiceService>;
 }
 
+export interface OrdersClients {
+  admin: PromiseClient<typeof orders.OrderAdminServiceService>;
+  mine: PromiseClient<typeof orders.CustomerOrderServiceService>;
+  checkout: PromiseClient<typeof orders.OrderCheckoutServiceService>;
+}
+
 /** One channel per backing service; every route reaches its service through these clients. */
 export interface ServiceClients {
   customers: CustomersClients;
@@ -32,6 +38,8 @@ export interface ServiceClients {
   catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
+  /** Absent when ORDERS_GRPC_ADDR is not configured (its routes are then not registered). */
+  orders?: OrdersClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
@@ -45,6 +53,7 @@ export function connectServices(config: GatewayConfig): ServiceClients {
   if (config.FULFILLMENT_GRPC_ADDR) {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
+  if (config.ORDERS_GRPC_ADDR) channels.orders = openChannel('orders', config.ORDERS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   const c = channels.customers;
   const k = channels.catalog;
   const f = channels.fulfillment;
@@ -68,6 +77,11 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       shipping: bindClient(f, fulfillment.ShippingServiceService),
       quotes: bindClient(f, fulfillment.QuoteServiceService),
       regions: bindClient(f, fulfillment.RegionServiceService),
+    },
+    orders: channels.orders && {
+      admin: bindClient(channels.orders, orders.OrderAdminServiceService),
+      mine: bindClient(channels.orders, orders.CustomerOrderServiceService),
+      checkout: bindClient(channels.orders, orders.OrderCheckoutServiceService),
     },
     health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
     close: () => Object.values(channels).forEach((ch) => ch.close()),
