@@ -17,7 +17,6 @@ let guest: ShopClient;
 let catalogAdmin: CatalogAdmin;
 let grpc: OrdersGrpc;
 let customerId: number;
-let otherId: number;
 let mugPrice: number;
 let nc: NatsConnection;
 let jsm: JetStreamManager;
@@ -37,7 +36,6 @@ beforeAll(async () => {
   customerId = (await customer.get('/shop/v1/me')).body.id;
   other = new ShopClient(stack.url);
   expect((await other.post('/shop/v1/auth/register', { email: 'otto@example.com', password: 'password-1' })).status).toBe(200);
-  otherId = (await other.get('/shop/v1/me')).body.id;
   guest = new ShopClient(stack.url);
   catalogAdmin = await connectCatalogAdmin(stack, admin);
   mugPrice = (await catalogAdmin.simpleProduct({ title: 'Mug', amount: '12.50', shippingRequired: false })).prices[0].id;

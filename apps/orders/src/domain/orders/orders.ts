@@ -187,10 +187,10 @@ export class Orders {
           reservationId: input.reservationId,
           couponCodes: input.couponCodes,
         }, now);
-        let order = (await findOrder(em, draft.id))!;
+        const order = (await findOrder(em, draft.id))!;
         if (status === 'pending_payment') {
           const plan = planTransition(order, 'pending_payment', 'checkout');
-          if (plan) order = await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
+          if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
       }
@@ -397,13 +397,13 @@ export class Orders {
         },
         now,
       );
-      let order = (await findOrder(em, newId!))!;
+      const order = (await findOrder(em, newId!))!;
       await this.recordCreated(em, order, actor, now);
       // The requested status (or set_paid) is reached through the state machine.
       const target = input.setPaid ? this.paidTarget(order, status) : status;
       if (target !== 'pending_payment') {
         const plan = planTransition(order, target, 'admin');
-        if (plan) order = await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
+        if (plan) await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
       }
       return newId!;
     });
