@@ -309,7 +309,7 @@ export class Payments {
       env,
     );
     await this.deps.db.em().transactional((em) =>
-      insertRefund(em, { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.replace(/\u0000/g, '').slice(0, 2000) }, this.deps.now()),
+      insertRefund(em, { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000) }, this.deps.now()),
     );
     return refundId;
   }

@@ -151,8 +151,14 @@ export class TestCardGateway implements PaymentGateway {
     return card;
   }
 
-  async deletePaymentMethod(): Promise<void> {}
-  async setDefaultPaymentMethod(): Promise<void> {}
+  /** The simulator keeps no processor-side customer objects: nothing to tell it. */
+  async deletePaymentMethod(): Promise<void> {
+    return undefined;
+  }
+
+  async setDefaultPaymentMethod(): Promise<void> {
+    return undefined;
+  }
 
   private setupIntent(): NewIntent {
     const intentId = id('seti');
