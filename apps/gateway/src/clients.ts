@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, health, payments } from '@storefront/proto';
+import { catalog, customers, fulfillment, health, orders, payments } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -32,6 +32,12 @@ export interface PaymentsClients {
   testCard: PromiseClient<typeof payments.TestCardServiceService>;
 }
 
+export interface OrdersClients {
+  admin: PromiseClient<typeof orders.OrderAdminServiceService>;
+  mine: PromiseClient<typeof orders.CustomerOrderServiceService>;
+  checkout: PromiseClient<typeof orders.OrderCheckoutServiceService>;
+}
+
 /** One channel per backing service; every route reaches its service through these clients. */
 export interface ServiceClients {
   customers: CustomersClients;
@@ -41,6 +47,8 @@ export interface ServiceClients {
   fulfillment?: FulfillmentClients;
   /** Absent when PAYMENTS_GRPC_ADDR is not configured (its routes are then not registered). */
   payments?: PaymentsClients;
+  /** Absent when ORDERS_GRPC_ADDR is not configured (its routes are then not registered). */
+  orders?: OrdersClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
@@ -55,6 +63,7 @@ export function connectServices(config: GatewayConfig): ServiceClients {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
   if (config.PAYMENTS_GRPC_ADDR) channels.payments = openChannel('payments', config.PAYMENTS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  if (config.ORDERS_GRPC_ADDR) channels.orders = openChannel('orders', config.ORDERS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   const c = channels.customers;
   const k = channels.catalog;
   const f = channels.fulfillment;
@@ -85,6 +94,11 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       gateways: bindClient(p, payments.PaymentGatewayServiceService),
       methods: bindClient(p, payments.PaymentMethodServiceService),
       testCard: bindClient(p, payments.TestCardServiceService),
+    },
+    orders: channels.orders && {
+      admin: bindClient(channels.orders, orders.OrderAdminServiceService),
+      mine: bindClient(channels.orders, orders.CustomerOrderServiceService),
+      checkout: bindClient(channels.orders, orders.OrderCheckoutServiceService),
     },
     health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
     close: () => Object.values(channels).forEach((ch) => ch.close()),

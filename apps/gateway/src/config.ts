@@ -12,6 +12,7 @@ export const GatewayConfigSchema = Type.Object({
   CATALOG_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   FULFILLMENT_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  ORDERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** Deadline of every gRPC call made for a request. */
   GRPC_DEADLINE_MS: Type.Integer({ minimum: 50, default: 5000 }),
   /** Signs session cookies and nonces; required in production. */
