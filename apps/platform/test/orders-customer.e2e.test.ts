@@ -294,6 +294,35 @@ describe('events and the customer stats consumer', () => {
     expect(await stats(buyer)).toMatchObject({ total_orders: 0, total_spent: 0 });
   });
 
+  it('refunding a paid order goes through the gateway, publishes order_refunded and takes the stats back once', async () => {
+    const buyer = new ShopClient(stack.url);
+    expect((await buyer.post('/shop/v1/auth/register', { email: 'refund@example.com', password: 'password-1' })).status).toBe(200);
+    const buyerId = (await buyer.get('/shop/v1/me')).body.id;
+    const o = await orderFor(buyerId, { payment_method: 'test_card', transaction_id: 'ch_test_1', set_paid: true });
+    expect(o).toMatchObject({ status: 'completed', paid_status: 'paid' });
+    await waitFor(async () => (await stats(buyer)).total_orders === 1, 20_000);
+    const refunded = await admin.patch(`${ORDERS}/${o.id}`, { status: 'refunded', reason: 'Damaged' });
+    expect(refunded.status).toBe(200);
+    expect(refunded.body).toMatchObject({ status: 'refunded', paid_status: 'refunded', needs_payment: false });
+    expect((await admin.get(`${ORDERS}/${o.id}?context=edit`)).body.refunded_total).toBe(25);
+    await waitFor(async () => (await stats(buyer)).total_orders === 0, 20_000);
+    expect(await stats(buyer)).toMatchObject({ total_orders: 0, total_spent: 0 });
+    const events = (await waitFor(async () => {
+      const found = (await published('order_refunded', orders.OrderRefunded.decode)).filter((m) => m.payload.orderId === o.id);
+      return found.length ? found : null;
+    }))!;
+    expect(events[0].payload).toMatchObject({ customerId: buyerId, amount: '25.00', currency: 'USD', full: true, reason: 'Damaged' });
+    const seq = await redeliver(events[0], 'order_refunded');
+    await consumerCaughtUp('customers_order_stats_refunded', seq);
+    expect(await stats(buyer)).toMatchObject({ total_orders: 0, total_spent: 0 });
+    // A refunded order is final.
+    expectError(await admin.patch(`${ORDERS}/${o.id}`, { status: 'processing' }), 409, 'shop_order_invalid_transition');
+    // Gateways without refunds (cod, bacs) refuse with 422 and nothing changes.
+    const cod = await orderFor(buyerId, { payment_method: 'cod', set_paid: true });
+    expectError(await admin.patch(`${ORDERS}/${cod.id}`, { status: 'refunded' }), 422, 'shop_order_refund_unsupported');
+    expect((await admin.get(`${ORDERS}/${cod.id}`)).body.paid_status).toBe('paid');
+  });
+
   it('customer cancel publishes order_cancelled with lines, coupon codes, reservation and was_paid', async () => {
     const { order } = await grpc.checkout.createOrder(
       checkoutOrder({ customerId, couponCodes: ['SAVE5'], reservationId: 'res-cancel-1', couponLines: [{ code: 'SAVE5', discount: '0.00' }] }),
