@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const caller = await adminCaller(platform, ADMIN_PASSWORD);
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
     const quoteRequest = await seedFulfillment(platform, caller);
-    await seedOrders(platform, caller.userId, Number(arg('orders', '10000')));
+    await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
     const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds);
     const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
     const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {

@@ -278,6 +278,15 @@ describe('GET/PUT/DELETE /order/<id>', () => {
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: 'processing', paid_status: 'paid', needs_payment: false });
     expect(paid.body.date_paid).toMatch(/^\d{4}-/);
+    const adminId = (await admin.get('/shop/v1/me')).body.id;
+    const history = (await admin.get(`${ORDERS}/${o.id}?context=edit`)).body.status_history;
+    expect(history.map((h: any) => [h.from, h.to, h.by_user_id, h.cause])).toEqual([
+      ['', 'pending_payment', adminId, 'created'],
+      ['pending_payment', 'on_hold', adminId, 'admin'],
+      ['on_hold', 'processing', adminId, 'admin'],
+    ]);
+    expect(history[2].date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect((await admin.get(`${ORDERS}/${o.id}`)).body.status_history).toBeUndefined();
     const other = await createOrder({ status: 'on_hold' });
     const setPaid = await admin.patch(`${ORDERS}/${other.id}`, { set_paid: true });
     expect(setPaid.body).toMatchObject({ status: 'processing', paid_status: 'paid' });

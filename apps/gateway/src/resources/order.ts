@@ -102,6 +102,19 @@ export const OrderSchema = Type.Object(
     created_via: Type.Optional(Type.String({ description: 'edit context: checkout | admin.' })),
     refunded_total: Type.Optional(Money('edit context.')),
     reservation_id: Type.Optional(Type.String({ description: 'edit context: the checkout stock reservation.' })),
+    status_history: Type.Optional(
+      Type.Array(
+        Type.Object({
+          from: Type.String({ description: '"" for the status the order was created in.' }),
+          to: Type.String(),
+          by_user_id: Type.Integer({ description: '0: the system.' }),
+          cause: Type.String(),
+          note: Type.String(),
+          date: DateTime,
+        }),
+        { description: 'edit context (single order): every transition, oldest first.' },
+      ),
+    ),
     _links: Links,
   },
   { title: 'Order' },
@@ -247,7 +260,12 @@ const ORDERS = '/shop/v1/order';
 const MY_ORDERS = '/shop/v1/me/orders';
 
 /** The admin order resource (`context=edit` adds how it was created, its refunds and reservation). */
-export function orderResource(o: orders.Order, request: FastifyRequest, context = 'view') {
+export function orderResource(
+  o: orders.Order,
+  request: FastifyRequest,
+  context = 'view',
+  history?: orders.StatusChange[],
+) {
   return {
     id: o.id,
     status: o.status,
@@ -273,6 +291,18 @@ export function orderResource(o: orders.Order, request: FastifyRequest, context 
     meta_data: meta(o.metaData),
     ...(context === 'edit'
       ? { created_via: o.createdVia, refunded_total: num(o.refundedTotal), reservation_id: o.reservationId }
+      : {}),
+    ...(history
+      ? {
+          status_history: history.map((h) => ({
+            from: h.fromStatus,
+            to: h.toStatus,
+            by_user_id: h.byUserId,
+            cause: h.cause,
+            note: h.note,
+            date: formatDateTime(h.changedAt),
+          })),
+        }
       : {}),
     _links: resourceLinks(request, `${ORDERS}/${o.id}`, ORDERS),
   };

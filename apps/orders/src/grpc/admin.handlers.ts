@@ -12,7 +12,19 @@ export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orde
       return { orders: page.orders.map(toProtoOrder), total: page.total };
     },
     async getOrder(req) {
-      return { order: toProtoOrder(await o.get(req.id)) };
+      const order = toProtoOrder(await o.get(req.id));
+      const history = req.includeHistory ? await o.history(req.id) : [];
+      return {
+        order,
+        history: history.map((h) => ({
+          fromStatus: h.fromStatus,
+          toStatus: h.toStatus,
+          byUserId: h.byUserId,
+          cause: h.cause,
+          note: h.note,
+          changedAt: h.changedAt,
+        })),
+      };
     },
     async adminCreateOrder(req, caller) {
       const order = await o.adminCreate(

@@ -393,8 +393,8 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
 };
 
 /**
- * A page of orders in one statement (the total rides along as a window
- * count); a second statement counts only when the page is past the end.
+ * A page of orders in one statement (the total rides along as a scalar
+ * subquery); a second statement counts only when the page is past the end.
  */
 export async function listOrders(reader: Reader, q: OrderListQuery): Promise<OrderPage> {
   const where: string[] = [];
@@ -429,9 +429,13 @@ export async function listOrders(reader: Reader, q: OrderListQuery): Promise<Ord
   const orderSql = `order by ${SORT[q.orderby]} ${dir}${q.orderby === 'id' ? '' : `, o.id ${dir}`}`;
   const offset = q.offset > 0 ? q.offset : (q.page - 1) * q.perPage;
   const columns = q.summary ? 'o.*' : FULL_COLUMNS;
+  // The page's ids first (index order, LIMIT applied), then the whole orders of
+  // that page only; the total is a scalar subquery of the same statement.
   const rows = await reader.query(
-    `select ${columns}, count(*) over() as full_count from ${T.orders} o ${whereSql} ${orderSql} limit ? offset ?`,
-    [...params, q.perPage, offset],
+    `with page as (select o.id from ${T.orders} o ${whereSql} ${orderSql} limit ? offset ?)
+     select ${columns}, (select count(*) from ${T.orders} o ${whereSql}) as full_count
+       from page join ${T.orders} o on o.id = page.id ${orderSql}`,
+    [...params, q.perPage, offset, ...params],
   );
   let total = rows[0] ? Number(rows[0].full_count) : 0;
   if (!rows.length && offset > 0) {

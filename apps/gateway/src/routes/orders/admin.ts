@@ -195,8 +195,9 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
       },
     },
     async (request) => {
-      const { order } = await admin.getOrder({ id: request.params.id }, request.caller);
-      return orderResource(order!, request, request.query.context);
+      const edit = request.query.context === 'edit';
+      const { order, history } = await admin.getOrder({ id: request.params.id, includeHistory: edit }, request.caller);
+      return orderResource(order!, request, request.query.context, edit ? history : undefined);
     },
   );
 

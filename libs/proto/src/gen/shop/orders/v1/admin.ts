@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { handleUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp";
 import { Order, OrderAddress } from "./types";
 
 export interface ListOrdersRequest {
@@ -39,10 +40,26 @@ export interface ListOrdersResponse {
 
 export interface GetOrderRequest {
   id: number;
+  /** Also return the status history (REST context=edit). */
+  includeHistory: boolean;
+}
+
+/** One recorded transition: who, when, from, to. */
+export interface StatusChange {
+  /** "" for the status an order was created in. */
+  fromStatus: string;
+  toStatus: string;
+  /** 0: the system (a gateway result, a saga step). */
+  byUserId: number;
+  /** created | checkout | payment | admin | customer | refund */
+  cause: string;
+  note: string;
+  changedAt?: Date | undefined;
 }
 
 export interface GetOrderResponse {
   order?: Order | undefined;
+  history: StatusChange[];
 }
 
 /** A line item to add: by price_id or product_id (its default price). */
@@ -435,13 +452,16 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
 };
 
 function createBaseGetOrderRequest(): GetOrderRequest {
-  return { id: 0 };
+  return { id: 0, includeHistory: false };
 }
 
 export const GetOrderRequest: MessageFns<GetOrderRequest> = {
   encode(message: GetOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.includeHistory !== false) {
+      writer.uint32(16).bool(message.includeHistory);
     }
     return writer;
   },
@@ -467,6 +487,14 @@ export const GetOrderRequest: MessageFns<GetOrderRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.includeHistory = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -485,18 +513,137 @@ export const GetOrderRequest: MessageFns<GetOrderRequest> = {
   fromPartial(object: DeepPartial<GetOrderRequest>): GetOrderRequest {
     const message = createBaseGetOrderRequest();
     message.id = object.id ?? 0;
+    message.includeHistory = object.includeHistory ?? false;
+    return message;
+  },
+};
+
+function createBaseStatusChange(): StatusChange {
+  return { fromStatus: "", toStatus: "", byUserId: 0, cause: "", note: "", changedAt: undefined };
+}
+
+export const StatusChange: MessageFns<StatusChange> = {
+  encode(message: StatusChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromStatus !== "") {
+      writer.uint32(10).string(message.fromStatus);
+    }
+    if (message.toStatus !== "") {
+      writer.uint32(18).string(message.toStatus);
+    }
+    if (message.byUserId !== 0) {
+      writer.uint32(24).int64(message.byUserId);
+    }
+    if (message.cause !== "") {
+      writer.uint32(34).string(message.cause);
+    }
+    if (message.note !== "") {
+      writer.uint32(42).string(message.note);
+    }
+    if (message.changedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatusChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatusChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fromStatus = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toStatus = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.byUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cause = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StatusChange>): StatusChange {
+    return StatusChange.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StatusChange>): StatusChange {
+    const message = createBaseStatusChange();
+    message.fromStatus = object.fromStatus ?? "";
+    message.toStatus = object.toStatus ?? "";
+    message.byUserId = object.byUserId ?? 0;
+    message.cause = object.cause ?? "";
+    message.note = object.note ?? "";
+    message.changedAt = object.changedAt ?? undefined;
     return message;
   },
 };
 
 function createBaseGetOrderResponse(): GetOrderResponse {
-  return { order: undefined };
+  return { order: undefined, history: [] };
 }
 
 export const GetOrderResponse: MessageFns<GetOrderResponse> = {
   encode(message: GetOrderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.order !== undefined) {
       Order.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.history) {
+      StatusChange.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -522,6 +669,14 @@ export const GetOrderResponse: MessageFns<GetOrderResponse> = {
             message.order = Order.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.history.push(StatusChange.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -540,6 +695,7 @@ export const GetOrderResponse: MessageFns<GetOrderResponse> = {
   fromPartial(object: DeepPartial<GetOrderResponse>): GetOrderResponse {
     const message = createBaseGetOrderResponse();
     message.order = (object.order !== undefined && object.order !== null) ? Order.fromPartial(object.order) : undefined;
+    message.history = object.history?.map((e) => StatusChange.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2373,7 +2529,7 @@ export const CustomerOrderServiceService = {
       Buffer.from(ListMyOrdersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMyOrdersResponse => ListMyOrdersResponse.decode(value),
   },
-  /** NOT_FOUND unless the caller owns it (drafts included? no: drafts are NOT_FOUND too). */
+  /** NOT_FOUND unless the caller owns it; drafts are NOT_FOUND too. */
   getMyOrder: {
     path: "/shop.orders.v1.CustomerOrderService/GetMyOrder" as const,
     requestStream: false as const,
@@ -2409,7 +2565,7 @@ export const CustomerOrderServiceService = {
 export interface CustomerOrderServiceServer extends UntypedServiceImplementation {
   /** The caller's orders, drafts excluded. */
   listMyOrders: handleUnaryCall<ListMyOrdersRequest, ListMyOrdersResponse>;
-  /** NOT_FOUND unless the caller owns it (drafts included? no: drafts are NOT_FOUND too). */
+  /** NOT_FOUND unless the caller owns it; drafts are NOT_FOUND too. */
   getMyOrder: handleUnaryCall<GetMyOrderRequest, GetMyOrderResponse>;
   /** 409 shop_order_not_cancellable unless the status is in the cancellable set. */
   cancelMyOrder: handleUnaryCall<CancelMyOrderRequest, CancelMyOrderResponse>;
@@ -2425,6 +2581,18 @@ type DeepPartial<T> = T extends Builtin ? T
   : T extends { $case: string; value: unknown } ? { $case: T["$case"]; value?: DeepPartial<T["value"]> }
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
