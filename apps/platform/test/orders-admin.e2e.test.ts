@@ -273,6 +273,9 @@ describe('GET/PUT/DELETE /order/<id>', () => {
       meta_data: [{ key: 'gift', value: true }],
     });
     expect(updated.status).toBe(200);
+    const trimmed = await admin.get(`${ORDERS}/${o.id}?exclude_meta=gift`);
+    expect(trimmed.body.meta_data).toEqual([]);
+    expect((await admin.get(`${ORDERS}/${o.id}?include_meta=gift`)).body.meta_data).toHaveLength(1);
     expect(updated.body).toMatchObject({ customer_note: 'Leave at the door', transaction_id: 'bank-123', billing: { phone: '555' }, meta_data: [{ key: 'gift', value: true }] });
     const paid = await admin.patch(`${ORDERS}/${o.id}`, { status: 'processing' });
     expect(paid.status).toBe(200);

@@ -6,7 +6,7 @@ import type { RouteModule } from '../../context';
 import { registerBatchRoute } from '../../http/batch';
 import { setPaginationHeaders } from '../../http/pagination';
 import { errorResponses } from '../../http/responses';
-import { Context, Force, IdParams, MAX_ID, Nullable, Page, PerPage } from '../../http/schemas';
+import { Context, Force, IdParams, MAX_ID, MetaTrimming, Nullable, Page, PerPage } from '../../http/schemas';
 import { orderResource, OrderSchema } from '../../resources/order';
 import {
   addressInput,
@@ -40,9 +40,10 @@ const ListQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 40, description: 'Created on or after (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC).' })),
   before: Type.Optional(Type.String({ maxLength: 40, description: 'Created on or before (inclusive; a date alone covers the day).' })),
   context: Context,
+  ...MetaTrimming,
 });
 
-const ReadQuery = Type.Object({ context: Context });
+const ReadQuery = Type.Object({ context: Context, ...MetaTrimming });
 const DeleteQuery = Type.Object({ force: Force('Ignored: orders are always deleted permanently.') });
 const DeleteBody = Nullable(Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }));
 
