@@ -38,6 +38,7 @@ export default [
             '@storefront/catalog',
             '@storefront/fulfillment',
             '@storefront/payments',
+            '@storefront/orders',
             '@storefront/gateway',
             '@storefront/platform',
           ],
