@@ -1,6 +1,7 @@
 import { anonymousCaller, bindClient, openChannel, type CallerContext } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment } from '@storefront/proto';
+import { catalog, customers, fulfillment, orders } from '@storefront/proto';
 import type { Platform } from '@storefront/platform';
+import pg from 'pg';
 
 const address = (platform: Platform, name: string) => platform.services.find((s) => s.name === name)!.address;
 
@@ -73,4 +74,86 @@ export async function seedFulfillment(platform: Platform, caller: CallerContext)
       weight: '0.5',
     })),
   });
+}
+
+/**
+ * `count` placed orders of `customerId` (3 lines and a shipping line each):
+ * the first 200 through the checkout contract (CreateOrder), the rest copied
+ * from them in SQL in the orders database (seeding 10,000 over gRPC, with
+ * their outbox events, takes minutes on a busy machine).
+ */
+export async function seedOrders(platform: Platform, ordersDatabaseUrl: string, customerId: number, count: number): Promise<void> {
+  const channel = openChannel('orders', address(platform, 'orders'), 30_000);
+  const checkout = bindClient(channel, orders.OrderCheckoutServiceService);
+  const viaGrpc = Math.min(200, count);
+  for (let batch = 0; batch < viaGrpc; batch += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, viaGrpc - batch) }, (_, i) => {
+        const n = batch + i + 1;
+        return checkout.createOrder(
+          orders.CreateOrderRequest.fromPartial({
+            checkoutKey: `bench-${n}`,
+            status: 'pending_payment',
+            customerId,
+            currency: 'USD',
+            billing: { firstName: 'Bench', lastName: `Buyer ${n}`, email: `buyer${n}@example.com`, country: 'US', state: 'CA' },
+            shipping: { firstName: 'Bench', lastName: `Buyer ${n}`, country: 'US', state: 'CA' },
+            paymentMethod: 'bacs',
+            createdVia: 'checkout',
+            lineItems: [1, 2, 3].map((k) => ({
+              productId: k,
+              priceId: k,
+              name: `Bench product ${k}`,
+              quantity: k,
+              price: '10.00',
+              subtotal: `${10 * k}.00`,
+              total: `${10 * k}.00`,
+              shippingRequired: true,
+            })),
+            shippingLines: [{ methodId: 'flat_rate', instanceId: 1, rateId: 'flat_rate:1', label: 'Flat rate', total: '5.00', totalTax: '0.00' }],
+            subtotal: '60.00',
+            shippingTotal: '5.00',
+            total: '65.00',
+          }),
+          anonymousCaller('bench'),
+        );
+      }),
+    );
+  }
+  channel.close();
+  const copies = Math.ceil((count - viaGrpc) / viaGrpc);
+  if (copies <= 0) return;
+  const client = new pg.Client({ connectionString: ordersDatabaseUrl });
+  await client.connect();
+  try {
+    const cols = `status, paid_status, currency, customer_id, payment_method, payment_method_title, transaction_id, customer_note,
+      billing, shipping, subtotal, discount_total, shipping_total, total_tax, total, refunded_total, item_count, date_created,
+      date_modified, meta_data, reservation_id, created_via, coupon_codes, search_text`;
+    await client.query('begin');
+    await client.query(
+      `insert into orders.orders (order_key, ${cols})
+       select 'copy_' || g || '_' || o.id, ${cols.replace(/date_created,\s*date_modified/, "date_created + g * interval '1 second', date_modified")}
+         from orders.orders o cross join generate_series(1, $1::int) g where o.id <= $2
+         order by g, o.id limit $3`,
+      [copies, viaGrpc, count - viaGrpc],
+    );
+    await client.query(
+      `insert into orders.order_line_items (order_id, product_id, price_id, variation_id, name, quantity, price, subtotal,
+         discount, tax, total, downloadable, shipping_required, sku, meta_data)
+       select c.id, l.product_id, l.price_id, l.variation_id, l.name, l.quantity, l.price, l.subtotal, l.discount, l.tax,
+              l.total, l.downloadable, l.shipping_required, l.sku, l.meta_data
+         from orders.orders c join orders.order_line_items l on l.order_id = split_part(c.order_key, '_', 3)::int
+        where c.order_key like 'copy\\_%'`,
+    );
+    await client.query(
+      `insert into orders.order_shipping_lines (order_id, method_id, instance_id, rate_id, label, total, total_tax)
+       select c.id, s.method_id, s.instance_id, s.rate_id, s.label, s.total, s.total_tax
+         from orders.orders c join orders.order_shipping_lines s on s.order_id = split_part(c.order_key, '_', 3)::int
+        where c.order_key like 'copy\\_%'`,
+    );
+    await client.query('commit');
+    await client.query('analyze orders.orders');
+  } finally {
+    await client.end();
+  }
 }

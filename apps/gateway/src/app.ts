@@ -30,6 +30,8 @@ import { taxRoutes } from './routes/taxes';
 import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
+import { paymentRoutes } from './routes/payments';
+import { ORDER_ROUTES } from './routes/orders';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
@@ -43,6 +45,8 @@ const SHOP_ROUTES: RouteModule[] = [
   taxRoutes,
   shippingRoutes,
   regionRoutes,
+  paymentRoutes,
+  ...ORDER_ROUTES,
 ];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.

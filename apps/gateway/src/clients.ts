@@ -1,11 +1,13 @@
 import { bindClient, bindServices, openChannel, type Channel, type PackageClients, type PromiseClient } from '@storefront/grpc-client';
-import { health, type catalog, type customers, type fulfillment } from '@storefront/proto';
+import { health, type catalog, type customers, type fulfillment, type orders, type payments } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 import { SERVICE_BINDINGS, type ServiceBinding } from './services';
 
 export type CustomersClients = PackageClients<typeof customers>;
 export type CatalogClients = PackageClients<typeof catalog>;
 export type FulfillmentClients = PackageClients<typeof fulfillment>;
+export type PaymentsClients = PackageClients<typeof payments>;
+export type OrdersClients = PackageClients<typeof orders>;
 
 /**
  * One client set per backing service (`clients.catalog.product`), one channel

@@ -1,4 +1,4 @@
-import { catalog, customers, fulfillment } from '@storefront/proto';
+import { catalog, customers, fulfillment, orders, payments } from '@storefront/proto';
 
 /**
  * Every backing service the gateway calls: one entry per service (adding a
@@ -12,6 +12,8 @@ export const SERVICE_BINDINGS = [
   { name: 'customers', address: 'CUSTOMERS_GRPC_ADDR', proto: customers, developmentDefault: '127.0.0.1:50051' },
   { name: 'catalog', address: 'CATALOG_GRPC_ADDR', proto: catalog },
   { name: 'fulfillment', address: 'FULFILLMENT_GRPC_ADDR', proto: fulfillment },
+  { name: 'payments', address: 'PAYMENTS_GRPC_ADDR', proto: payments },
+  { name: 'orders', address: 'ORDERS_GRPC_ADDR', proto: orders },
 ] as const;
 
 export type ServiceBinding = (typeof SERVICE_BINDINGS)[number];

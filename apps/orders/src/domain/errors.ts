@@ -1,0 +1,35 @@
+import { DomainError, notFound, unprocessable } from '@storefront/errors';
+
+// Orders' own error codes (state-machine errors live with the table in status/order-states.ts).
+
+export const orderNotFound = () => notFound('shop_rest_order_invalid_id', 'Invalid order ID.');
+
+export const lineItemNotFound = (id: number) =>
+  notFound('shop_rest_order_item_invalid_id', `Order has no line item ${id}.`, { item_id: id });
+
+export const refundUnsupported = (gateway: string) =>
+  unprocessable('shop_order_refund_unsupported', `The payment method "${gateway || 'none'}" cannot refund this order.`);
+
+export const serviceUnavailable = (what: string) =>
+  new DomainError('shop_service_unavailable', 503, `${what} is not available.`);
+
+export const invalidOrderInput = (params: Record<string, string>) =>
+  new DomainError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
+
+/** Postgres text cannot hold NUL: a client sending one gets 400 naming the field, never a 500. */
+export function assertNoNul(value: unknown, path = 'body'): void {
+  if (typeof value === 'string') {
+    // JSON-encoded fields (meta values) would carry it as the escape \u0000, which jsonb refuses too.
+    if (value.includes('\u0000') || (/json$/i.test(path) && value.includes('\\u0000'))) {
+      throw invalidOrderInput({ [path.replace(/Json$/, '')]: 'must not contain NUL characters.' });
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => assertNoNul(v, `${path}[${i}]`));
+    return;
+  }
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    for (const [k, v] of Object.entries(value)) assertNoNul(v, path === 'body' ? k : `${path}.${k}`);
+  }
+}
