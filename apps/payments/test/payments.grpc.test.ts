@@ -155,6 +155,22 @@ describe('CreateIntent and Refund', () => {
   });
 });
 
+describe('declined action steps', () => {
+  it('count against the paying IP like any decline', async () => {
+    const ip = '10.3.3.3';
+    for (let i = 0; i < 3; i++) {
+      const res = await grpc.payments.processPayment(
+        paymentRequest({ orderId: 500 + i, clientIp: ip, paymentPayloadJson: JSON.stringify(ACTION) }),
+        guest(ip),
+      );
+      const done = await grpc.testCard.completeActionStep({ intentId: res.intentId, outcome: 'decline' }, guest());
+      expect(done.outcome).toBe('failed');
+    }
+    const limited = await rejection(grpc.payments.processPayment(paymentRequest({ orderId: 510, clientIp: ip }), guest(ip)));
+    expect(limited.code).toBe('shop_rate_limited');
+  });
+});
+
 describe('no card data stored', () => {
   it('keeps no card number or CVC in any table', async () => {
     const tables = await service.db.em().execute<{ table_name: string }[]>(
