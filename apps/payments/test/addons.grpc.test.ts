@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => {
   grpc?.channel.close();
   await service?.stop();
-});
+}, 60_000);
 
 describe('card addon inactive', () => {
   it('registers only the offline gateways; nothing supports tokenization', async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   grpc?.channel.close();
   await service?.stop();
-});
+}, 60_000);
 
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await service.db.em().execute<{ n: string }[]>(sql, params))[0].n);

@@ -67,7 +67,7 @@ afterAll(async () => {
   channel?.close();
   ordersGrpc?.close();
   await stack?.stop();
-});
+}, 60_000);
 
 /** A client whose requests come from `ip` (the gateway trusts X-Forwarded-For from 127.0.0.1 in this stack). */
 function fromIp(client: ShopClient, ip: string) {
@@ -111,7 +111,7 @@ describe('capability matrix', () => {
       if (i === 1) expect(res.status).toBe(404);
       else expect(res.status).toBe(200);
     }
-  });
+  }, 60_000);
 
   it('payment-methods routes: 401 shop_payment_methods_login_required for guests; me routes 401 shop_rest_not_logged_in', async () => {
     expectError(await guest.post('/shop/v1/payment-methods', { payment_method: 'test_card' }), 401, 'shop_payment_methods_login_required');
@@ -595,7 +595,7 @@ describe('card-testing defence', () => {
     const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
     expect(other.status).toBe(200);
     await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
-  });
+  }, 120_000);
 });
 
 describe('bad input is a 4xx error object, never a 5xx', () => {
