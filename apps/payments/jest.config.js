@@ -1,2 +1,3 @@
 import { projectConfig } from '../../jest.preset.js';
-export default projectConfig('payments');
+// Integration tests boot a service on real Postgres/NATS; generous for a busy machine.
+export default { ...projectConfig('payments'), testTimeout: 30_000 };

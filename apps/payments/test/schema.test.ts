@@ -8,7 +8,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
-});
+}, 60_000);
 
 describe('payments schema', () => {
   it('has no drift between entities and migrations', async () => {

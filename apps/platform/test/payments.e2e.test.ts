@@ -67,7 +67,7 @@ afterAll(async () => {
   channel?.close();
   ordersGrpc?.close();
   await stack?.stop();
-});
+}, 60_000);
 
 /** A client whose requests come from `ip` (the gateway trusts X-Forwarded-For from 127.0.0.1 in this stack). */
 function fromIp(client: ShopClient, ip: string) {
@@ -111,7 +111,7 @@ describe('capability matrix', () => {
       if (i === 1) expect(res.status).toBe(404);
       else expect(res.status).toBe(200);
     }
-  });
+  }, 60_000);
 
   it('payment-methods routes: 401 shop_payment_methods_login_required for guests; me routes 401 shop_rest_not_logged_in', async () => {
     expectError(await guest.post('/shop/v1/payment-methods', { payment_method: 'test_card' }), 401, 'shop_payment_methods_login_required');
@@ -595,7 +595,7 @@ describe('card-testing defence', () => {
     const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
     expect(other.status).toBe(200);
     await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
-  });
+  }, 120_000);
 });
 
 describe('bad input is a 4xx error object, never a 5xx', () => {
@@ -636,6 +636,25 @@ describe('bad input is a 4xx error object, never a 5xx', () => {
     await expect(call({ paymentPayloadJson: '{"card_number": 4242}' })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
     await expect(call({ paymentPayloadJson: 'not json' })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
     await expect(call({ amount: 'ten', paymentPayloadJson: JSON.stringify(VISA) })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
+  });
+});
+
+describe('API description', () => {
+  it('documents every payments route with an operationId, the payments tag and error responses', async () => {
+    const res = await guest.get('/shop/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const ops: Array<{ operationId?: string; tags?: string[]; responses?: Record<string, unknown> }> = [];
+    for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+      if (!/\/(payment|payment-methods|me\/payment-methods|settings\/(verify-)?payment-gateways|test-card)(\/|$)/.test(path)) continue;
+      for (const [method, op] of Object.entries(item)) if (method !== 'options' && op?.responses) ops.push(op);
+    }
+    expect(ops.length).toBeGreaterThanOrEqual(18);
+    for (const op of ops) {
+      expect(op.operationId).toEqual(expect.any(String));
+      expect(op.tags).toEqual(['payments']);
+      expect(Object.keys(op.responses!).some((code) => Number(code) >= 400)).toBe(true);
+    }
+    expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
   });
 });
 
