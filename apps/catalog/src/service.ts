@@ -3,7 +3,7 @@ import { catalog } from '@storefront/proto';
 import { defineService } from '@storefront/service-kit';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
-import { seedDemoCatalog } from './domain/demo-seed';
+import { seedDemoCatalog } from './domain/demo/demo-seed';
 import { onOrderCancelled } from './events/order-cancelled';
 import { onOrderFailed } from './events/order-failed';
 import { onOrderPaid } from './events/order-paid';

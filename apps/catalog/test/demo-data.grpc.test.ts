@@ -3,7 +3,7 @@ import { catalog } from '@storefront/proto';
 import { loadConfig } from '@storefront/service-kit';
 import { silentLogger } from '@storefront/testing';
 import { CatalogConfigSchema } from '../src/config';
-import { seedDemoCatalog } from '../src/domain/demo-seed';
+import { seedDemoCatalog } from '../src/domain/demo/demo-seed';
 import { customersDirectory } from '../src/grpc/customers-directory';
 import { guest, manager, startCatalog, type CatalogClients } from './support';
 

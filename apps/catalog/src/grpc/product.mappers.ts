@@ -1,7 +1,7 @@
 import type { catalog } from '@storefront/proto';
 import type { Price } from '../persistence/entities';
-import type { ProductInput } from '../domain/product-input';
-import type { ProductView, VariationView } from '../domain/product-view';
+import type { ProductInput } from '../domain/products/product-input';
+import type { ProductView, VariationView } from '../domain/products/product-view';
 
 /** Present wrappers become lists (replace); absent ones stay undefined (unchanged). */
 export function fromProductFields(f: catalog.ProductFields | undefined): ProductInput {

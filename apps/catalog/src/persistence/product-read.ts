@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { Price, Product, Variation } from './entities';
-import type { ProductDetails } from './products.repository';
+import type { ProductDetails, ProductKey } from '../domain/products/read-model';
 import { T } from './sql';
 
 // The read path of products (lists, single reads, lookups) in ONE statement:
@@ -67,12 +67,6 @@ export function readProductsByIds(run: SqlRunner, ids: readonly number[]): Promi
   return readProducts(run, `where ${P}.id in (?)`, [[...ids]]);
 }
 
-/** A product's identity and a fingerprint of everything its document shows (for ETags). */
-export interface ProductKey {
-  id: number;
-  status: string;
-  fingerprint: string;
-}
 
 // Row version, the sum of its stock levels' versions (they only grow), and its
 // term ids: term deletions unlink products without touching their rows.
@@ -85,6 +79,11 @@ const KEY_COLUMNS = `${P}.id, ${P}.status, concat_ws('/', ${P}.version,
 export async function readProductKeys(run: SqlRunner, tail: string, params: unknown[]): Promise<ProductKey[]> {
   const rows = await run<{ id: number; status: string; fingerprint: string }>(`select ${KEY_COLUMNS} from ${P} ${tail}`, params);
   return rows.map((r) => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint }));
+}
+
+/** The key of one product (none when it does not exist). */
+export function readProductKey(run: SqlRunner, id: number): Promise<ProductKey[]> {
+  return readProductKeys(run, `where ${P}.id = ?`, [id]);
 }
 
 /** The documents of `ids`, in that order. */
