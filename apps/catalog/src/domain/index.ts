@@ -8,7 +8,7 @@ import { Reservations } from './reservations/reservations';
 import { StockKeeper } from './stock/stock';
 import { TermCatalog } from './terms/terms';
 
-export type { CatalogDeps, CustomerDirectory } from './deps';
+export type { CatalogDeps, CustomerDirectory, StoreSettings } from './deps';
 export type { Actor } from './shared/actor';
 
 /** The catalog domain, wired once per service instance. */

@@ -13,6 +13,10 @@ import { slugify } from '../shared/slug';
  * Products go through the same writer (and rules) as the API's.
  */
 export async function seedDemoCatalog(deps: CatalogDeps): Promise<boolean> {
+  const currency = await deps.store.currency().catch((err: unknown) => {
+    deps.logger.warn({ err }, 'store settings unavailable; demo prices in USD');
+    return 'USD';
+  });
   return deps.db.em().transactional(async (em) => {
     await lockDemoSeed(em);
     if ((await countProducts(em)) > 0) return false;
@@ -25,7 +29,7 @@ export async function seedDemoCatalog(deps: CatalogDeps): Promise<boolean> {
         categories: demo.categories.map((name) => categories.get(name)!),
         tags: demo.tags.map((name) => tags.get(name)!),
         bundleProductIds: demo.bundles?.map((key) => created.get(key)!),
-      });
+      }, currency);
       created.set(demo.key, product.id);
     }
     return true;

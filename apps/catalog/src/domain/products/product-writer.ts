@@ -49,13 +49,20 @@ function parseInput(input: ProductInput, storeCurrency: string): ParsedInput {
   };
 }
 
+/** The store currency, asked of the store settings only when a price is written without one. */
+export async function currencyFor(deps: CatalogDeps, input: ProductInput): Promise<string> {
+  return input.prices?.some((p) => !p.currency) ? deps.store.currency() : '';
+}
+
+/** `storeCurrency`: from `currencyFor`, read before the transaction (a remote call). */
 export async function createProduct(
   em: EntityManager,
   deps: CatalogDeps,
   actor: Actor,
   input: ProductInput,
+  storeCurrency: string,
 ): Promise<Product> {
-  const parsed = parseInput(input, deps.config.SHOP_CURRENCY);
+  const parsed = parseInput(input, storeCurrency);
   const status = parsed.scalars.status ?? 'draft';
   assertCanCreate(PRODUCT_RULES, actor, status);
   const authorId = parsed.scalars.authorId ?? actor.userId;
@@ -101,8 +108,9 @@ export async function updateProduct(
   actor: Actor,
   product: Product,
   input: ProductInput,
+  storeCurrency: string,
 ): Promise<Product> {
-  const parsed = parseInput(input, deps.config.SHOP_CURRENCY);
+  const parsed = parseInput(input, storeCurrency);
   assertCanUpdate(PRODUCT_RULES, actor, parsed.scalars.status);
   if (parsed.scalars.authorId !== undefined && parsed.scalars.authorId !== product.authorId) {
     assertCanAssignAuthor(PRODUCT_RULES, actor, parsed.scalars.authorId);

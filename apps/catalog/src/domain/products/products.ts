@@ -17,7 +17,7 @@ import { assertCanDelete, assertCanList, assertCanRead } from '../posts/post-per
 import { PRODUCT_RULES } from '../posts/post-types';
 import type { ProductInput } from './product-input';
 import { productView, type ProductView } from './product-view';
-import { createProduct, updateProduct } from './product-writer';
+import { createProduct, currencyFor, updateProduct } from './product-writer';
 import { invalidProductId, requireProduct } from '../stock/stock-targets';
 import { readProductKey, readProductsByIds, readProductsInOrder, viaReader } from '../../persistence/product-read';
 import { productsEtag, type ProductRead } from './product-etag';
@@ -74,16 +74,18 @@ export class ProductCatalog {
     return { notModified: false, etag, value: productView(products[0], details, actor), total: 1, totalPages: 1 };
   }
 
-  create(actor: Actor, input: ProductInput): Promise<ProductView> {
+  async create(actor: Actor, input: ProductInput): Promise<ProductView> {
+    const currency = await currencyFor(this.deps, input);
     return this.writeWithFreshSlug(async (em) => {
-      const product = await createProduct(em, this.deps, actor, input);
+      const product = await createProduct(em, this.deps, actor, input, currency);
       return (await this.views(em, actor, [product]))[0];
     });
   }
 
-  update(actor: Actor, id: number, input: ProductInput): Promise<ProductView> {
+  async update(actor: Actor, id: number, input: ProductInput): Promise<ProductView> {
+    const currency = await currencyFor(this.deps, input);
     return this.writeWithFreshSlug(async (em) => {
-      const product = await updateProduct(em, this.deps, actor, await requireProduct(em, id), input);
+      const product = await updateProduct(em, this.deps, actor, await requireProduct(em, id), input, currency);
       return (await this.views(em, actor, [product]))[0];
     });
   }
