@@ -3,10 +3,15 @@ import { catalog } from '@storefront/proto';
 import { defineService } from '@storefront/service-kit';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
-import { seedDemoCatalog } from './domain/demo-seed';
+import { seedDemoCatalog } from './domain/demo/demo-seed';
 import { onOrderCancelled } from './events/order-cancelled';
+import { onOrderFailed } from './events/order-failed';
+import { onOrderPaid } from './events/order-paid';
+import { onOrderPlaced } from './events/order-placed';
 import { couponHandlers } from './grpc/coupon.handlers';
 import { customersDirectory } from './grpc/customers-directory';
+import { customersStoreSettings } from './grpc/customers-settings';
+import { onSiteSettingsUpdated } from './events/site-settings-updated';
 import { inventoryHandlers } from './grpc/inventory.handlers';
 import { lookupHandlers } from './grpc/lookup.handlers';
 import { productHandlers } from './grpc/product.handlers';
@@ -27,10 +32,13 @@ export const catalogService = defineService({
     const customersChannel = config.CUSTOMERS_GRPC_ADDR
       ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR)
       : undefined;
+    const store = customersStoreSettings(customersChannel, config.STORE_SETTINGS_TTL_SECONDS * 1000, logger);
+    const stopSettingsWatch = onSiteSettingsUpdated(ctx.transport, () => store.invalidate());
     const domain = createCatalogDomain({
       db: ctx.db,
       config,
       customers: customersDirectory(customersChannel),
+      store,
       logger,
       now: () => new Date(),
     });
@@ -41,12 +49,18 @@ export const catalogService = defineService({
     ctx.addGrpcService(catalog.CatalogLookupServiceService, lookupHandlers(domain));
     ctx.addGrpcService(catalog.InventoryServiceService, inventoryHandlers(domain));
     ctx.consume('catalog.restock_cancelled_orders', OrderEvents.orderCancelled, onOrderCancelled(domain, logger));
+    ctx.consume('catalog.release_failed_orders', OrderEvents.orderFailed, onOrderFailed(domain, logger));
+    ctx.consume('catalog.commit_paid_orders', OrderEvents.orderPaid, onOrderPaid(domain, logger));
+    ctx.consume('catalog.link_placed_orders', OrderEvents.orderPlaced, onOrderPlaced(domain, logger));
 
     const sweep = reservationSweep(domain.reservations, config.RESERVATION_SWEEP_SECONDS, logger);
     ctx.onReady(async () => {
       if (config.SEED_DEMO_DATA && (await seedDemoCatalog(domain.deps))) logger.info('demo catalog seeded');
       sweep.start();
     });
-    ctx.onShutdown(() => sweep.stop());
+    ctx.onShutdown(async () => {
+      stopSettingsWatch();
+      await sweep.stop();
+    });
   },
 });

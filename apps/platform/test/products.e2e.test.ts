@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient, type ShopResponse } from './support/client';
@@ -63,7 +64,8 @@ describe('POST /shop_product', () => {
       manage_stock: true,
       shipping_required: true,
       downloadable: true,
-      downloads: [{ name: 'Manual', file: 'https://files.example.test/manual.pdf' }],
+      downloads: [{ name: 'Manual', file: 'manuals/lamp.pdf' }],
+      download_limit: 5,
       images: ['https://img.example.test/lamp.png'],
     });
     expect(res.status).toBe(201);
@@ -97,7 +99,9 @@ describe('POST /shop_product', () => {
       low_stock_threshold: null,
       shipping_required: true,
       downloadable: true,
-      downloads: [{ id: expect.any(String), name: 'Manual', file: 'https://files.example.test/manual.pdf' }],
+      downloads: [{ id: expect.any(String), name: 'Manual', file: 'manuals/lamp.pdf' }],
+      download_limit: 5,
+      download_expiry: -1,
       bundle_product_ids: [],
       images: ['https://img.example.test/lamp.png'],
     });
@@ -141,6 +145,22 @@ describe('POST /shop_product', () => {
     });
   });
 
+  it('prices written without a currency take the store currency of the platform settings', async () => {
+    expect((await product({ title: 'Priced in USD', prices: [{ amount: 5 }] })).prices[0].currency).toBe('USD');
+    await admin.patch('/platform/v1/settings', { currency: 'EUR' });
+    try {
+      // The catalog drops its cached store settings on customers.site_settings_updated.
+      const priced = await waitFor(async () => {
+        const p = await product({ title: 'Priced in EUR', prices: [{ amount: 5 }] });
+        return p.prices[0].currency === 'EUR' ? p : null;
+      }, 10_000, 200);
+      expect(priced.prices[0]).toMatchObject({ amount: 5, currency: 'EUR' });
+      expect((await product({ title: 'Explicit', prices: [{ amount: 5, currency: 'GBP' }] })).prices[0].currency).toBe('GBP');
+    } finally {
+      await admin.patch('/platform/v1/settings', { currency: 'USD' });
+    }
+  });
+
   it('makes slugs unique and uses the site URL of the platform settings in links', async () => {
     const first = await product({ title: 'Twin' });
     const second = await product({ title: 'Twin' });
@@ -173,6 +193,11 @@ describe('POST /shop_product', () => {
       [{ stock_quantity: 5 }, 400, 'rest_invalid_param'],
       [{ images: ['javascript:alert(1)'] }, 400, 'rest_invalid_param'],
       [{ meta: ['not', 'an', 'object'] }, 400, 'rest_invalid_param'],
+      [{ download_limit: -2 }, 400, 'rest_invalid_param'],
+      [{ download_expiry: 1.5 }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: '/etc/passwd' }] }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: '../secret.pdf' }] }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: 'https://evil.example/a.pdf' }] }, 400, 'rest_invalid_param'],
       [{ id: 12 }, 400, 'rest_post_exists'],
     ];
     const outcomes = [];

@@ -1,5 +1,5 @@
 import type { catalog } from '@storefront/proto';
-import { isLineFailure, type LineFailure, type PurchasableData } from '../domain/purchasable';
+import { isLineFailure, type LineFailure, type PurchasableData } from '../domain/lookup/purchasable';
 
 function toProtoPurchasable(p: PurchasableData): catalog.Purchasable {
   return {
@@ -27,6 +27,9 @@ function toProtoPurchasable(p: PurchasableData): catalog.Purchasable {
     },
     bundleProductIds: p.product.bundleProductIds,
     shopProductCategory: p.categoryIds,
+    downloads: p.product.downloads,
+    downloadLimit: p.product.downloadLimit,
+    downloadExpiry: p.product.downloadExpiry,
   };
 }
 
