@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, health } from '@storefront/proto';
+import { catalog, customers, fulfillment, health, notifications } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -23,6 +23,12 @@ export interface FulfillmentClients {
   shipping: PromiseClient<typeof fulfillment.ShippingServiceService>;
   quotes: PromiseClient<typeof fulfillment.QuoteServiceService>;
   regions: PromiseClient<typeof fulfillment.RegionServiceService>;
+  downloads: PromiseClient<typeof fulfillment.DownloadServiceService>;
+}
+
+export interface NotificationsClients {
+  emailLogs: PromiseClient<typeof notifications.EmailLogServiceService>;
+  logs: PromiseClient<typeof notifications.ActivityLogServiceService>;
 }
 
 /** One channel per backing service; every route reaches its service through these clients. */
@@ -32,6 +38,8 @@ export interface ServiceClients {
   catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
+  /** Absent when NOTIFICATIONS_GRPC_ADDR is not configured (its routes are then not registered). */
+  notifications?: NotificationsClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
@@ -45,9 +53,13 @@ export function connectServices(config: GatewayConfig): ServiceClients {
   if (config.FULFILLMENT_GRPC_ADDR) {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
+  if (config.NOTIFICATIONS_GRPC_ADDR) {
+    channels.notifications = openChannel('notifications', config.NOTIFICATIONS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
+  }
   const c = channels.customers;
   const k = channels.catalog;
   const f = channels.fulfillment;
+  const n = channels.notifications;
   return {
     customers: {
       auth: bindClient(c, customers.AuthServiceService),
@@ -68,6 +80,11 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       shipping: bindClient(f, fulfillment.ShippingServiceService),
       quotes: bindClient(f, fulfillment.QuoteServiceService),
       regions: bindClient(f, fulfillment.RegionServiceService),
+      downloads: bindClient(f, fulfillment.DownloadServiceService),
+    },
+    notifications: n && {
+      emailLogs: bindClient(n, notifications.EmailLogServiceService),
+      logs: bindClient(n, notifications.ActivityLogServiceService),
     },
     health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
     close: () => Object.values(channels).forEach((ch) => ch.close()),
