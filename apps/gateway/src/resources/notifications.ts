@@ -78,7 +78,7 @@ export function emailLogResource(e: notifications.EmailLog, request: FastifyRequ
 }
 
 export function logEntryResource(e: notifications.LogEntry) {
-  let context: Record<string, unknown> = {};
+  let context: Record<string, unknown>;
   try {
     context = JSON.parse(e.contextJson || '{}') as Record<string, unknown>;
   } catch {

@@ -53,7 +53,8 @@ export async function listActivityLogs(em: EntityManager, q: ActivityLogQuery): 
 
 export async function deleteActivityLogs(em: EntityManager, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
-  const rows = await em.execute<Row[]>(`delete from ${T} where "id" = any(?::bigint[]) returning "id"`, [ids]);
+  const marks = ids.map(() => '?').join(', ');
+  const rows = await em.execute<Row[]>(`delete from ${T} where "id" in (${marks}) returning "id"`, ids);
   return rows.length;
 }
 
