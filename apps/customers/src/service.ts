@@ -9,6 +9,8 @@ import { authHandlers } from './grpc/auth.handlers';
 import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
+import { FulfillmentEvents } from '@storefront/domain-events';
+import { onDownloadCompleted } from './events/download-completed';
 
 // Development-only fallback; production must configure its own pepper.
 const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
@@ -36,6 +38,7 @@ export const customersService = defineService({
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
     ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain, addons));
     ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain, addons));
+    ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
     ctx.onReady(async () => {
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {

@@ -31,6 +31,7 @@ import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
 import { NOTIFICATIONS_ROUTES } from './routes/notifications';
+import { DOWNLOAD_ROUTES } from './routes/fulfillment';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
@@ -45,6 +46,7 @@ const SHOP_ROUTES: RouteModule[] = [
   shippingRoutes,
   regionRoutes,
   ...NOTIFICATIONS_ROUTES,
+  ...DOWNLOAD_ROUTES,
 ];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.
