@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +24,6 @@ let admin: ShopClient;
 let seed: CatalogAdmin;
 let filesDir: string;
 const fileBytes = randomBytes(3 * 1024 * 1024 + 123);
-// The contract's download_limit / download_expiry reach fulfillment once catalog carries them.
-const catalogHasLimits = 'downloadLimit' in catalog.ProductFields.fromPartial({});
 
 beforeAll(async () => {
   filesDir = mkdtempSync(join(tmpdir(), 'shop-files-'));
@@ -33,6 +31,7 @@ beforeAll(async () => {
   writeFileSync(join(filesDir, 'guides', 'guide.bin'), fileBytes);
   writeFileSync(join(filesDir, 'extra.txt'), 'extra file');
   writeFileSync(join(filesDir, '..', `outside-${process.pid}.txt`), 'secret');
+  symlinkSync(join(filesDir, '..', `outside-${process.pid}.txt`), join(filesDir, 'link.txt'));
   stack = await startStack({ FILES_DIR: filesDir, DOWNLOAD_SIGNING_SECRET: SECRET });
   events = await connectStackEvents(stack, 'downloads-test');
   admin = new ShopClient(stack.url);
@@ -61,7 +60,7 @@ function downloadable(title: string, files: { name: string; file: string }[], ex
   return seed.simpleProduct({ title, downloadable: true, downloads: { items: files.map((f) => ({ id: '', ...f })) }, ...extra });
 }
 
-async function payOrder(customerId: number, productIds: number[]): Promise<number> {
+async function payOrder(customerId: number, productIds: number[], paidAt = new Date()): Promise<number> {
   const orderId = ++orderSeq;
   await publishEvent(events, OrderEvents.orderPaid, {
     orderId,
@@ -83,7 +82,7 @@ async function payOrder(customerId: number, productIds: number[]): Promise<numbe
     billingEmail: 'x@example.com',
     billingFirstName: 'X',
     orderKey: 'k',
-    paidAt: new Date(),
+    paidAt,
   });
   return orderId;
 }
@@ -154,10 +153,10 @@ describe('download permissions from a paid order', () => {
     expect(res.headers.get('content-disposition')).toContain('guide.bin');
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.equals(fileBytes)).toBe(true);
-    const [after] = await waitFor(async () => {
+    const [after] = (await waitFor(async () => {
       const list = await myDownloads(buyer.client);
       return list[0].download_count >= 1 && list;
-    }, W);
+    }, W)) as any[];
     expect(after.download_count).toBe(1);
     // The customer's total_downloads follows (customers consumes fulfillment.download_completed).
     await waitFor(async () => (await buyer.client.get('/shop/v1/me')).body.stats?.total_downloads === 1, W);
@@ -203,7 +202,14 @@ describe('download permissions from a paid order', () => {
   });
 
   it('a file path climbing out of FILES_DIR is refused with 4xx', async () => {
-    const sneaky = await downloadable('Sneaky', [{ name: 'Secret', file: `../outside-${process.pid}.txt` }]);
+    // The catalog refuses a climbing path outright...
+    const climbing = await admin.post('/shop/v1/shop_product', {
+      title: 'Climbing', status: 'publish', downloadable: true, downloads: [{ name: 'Secret', file: '../../etc/passwd' }],
+    });
+    expect(climbing.status).toBeGreaterThanOrEqual(400);
+    expect(climbing.status).toBeLessThan(500);
+    // ...and a link inside FILES_DIR that leads out of it is refused when streaming.
+    const sneaky = await downloadable('Sneaky', [{ name: 'Secret', file: 'link.txt' }]);
     await payOrder(buyer.id, [Number(sneaky.id)]);
     const list = await myDownloads(buyer.client, 2);
     const p = list.find((d) => d.product_id === Number(sneaky.id));
@@ -212,11 +218,11 @@ describe('download permissions from a paid order', () => {
     const res = await fetch(new URL(url.pathname + url.search, stack.url));
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect((await res.json()).code).toBe('shop_download_invalid_path');
+    expect(((await res.json()) as { code: string }).code).toBe('shop_download_invalid_path');
   });
 
-  (catalogHasLimits ? it : it.skip)('exhausted (download_limit) and expired permissions answer 410', async () => {
-    const limited = await downloadable('Limited', [{ name: 'Extra', file: 'extra.txt' }], { downloadLimit: 1 } as never);
+  it('exhausted (download_limit) and expired permissions answer 410', async () => {
+    const limited = await downloadable('Limited', [{ name: 'Extra', file: 'extra.txt' }], { downloadLimit: 1 });
     const c = await customer('limited@example.com');
     await payOrder(c.id, [Number(limited.id)]);
     const [p] = await myDownloads(c.client);
@@ -226,6 +232,14 @@ describe('download permissions from a paid order', () => {
     expect(await (await fetch(new URL(url.pathname + url.search, stack.url))).text()).toBe('extra file');
     await waitFor(async () => (await myDownloads(c.client))[0].downloads_remaining === 0, W);
     expect((await c.client.post(`/shop/v1/me/downloads/${p.permission_id}/sign`, {})).status).toBe(410);
+    // A link signed before the last download ran out is refused too.
+    expect((await fetch(new URL(url.pathname + url.search, stack.url))).status).toBe(410);
+
+    const expiring = await downloadable('Expiring', [{ name: 'Extra', file: 'extra.txt' }], { downloadExpiry: 1 });
+    await payOrder(c.id, [Number(expiring.id)], new Date(Date.now() - 2 * 86_400_000));
+    const old = (await myDownloads(c.client, 2)).find((d) => d.product_id === Number(expiring.id));
+    expect(old).toMatchObject({ is_expired: true, access_expires: expect.any(String) });
+    expect((await c.client.post(`/shop/v1/me/downloads/${old.permission_id}/sign`, {})).status).toBe(410);
   });
 });
 

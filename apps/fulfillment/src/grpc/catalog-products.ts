@@ -20,12 +20,6 @@ const SERVICE_CALLER: CallerContext = {
   requestId: 'fulfillment',
 };
 
-/** Until catalog's product record has them in every build (contract fields), read them when present. */
-type WithDownloadFields = { downloadLimit?: number | Long; downloadExpiry?: number | Long };
-type Long = { toNumber(): number };
-const num = (v: number | Long | undefined, fallback: number) =>
-  v === undefined ? fallback : typeof v === 'number' ? v : v.toNumber();
-
 /** Product download data, asked of the catalog service over gRPC. */
 export function catalogProducts(channel: Channel | undefined): ProductDirectory {
   const client = channel && bindClient(channel, catalog.ProductServiceService);
@@ -42,15 +36,14 @@ export function catalogProducts(channel: Channel | undefined): ProductDirectory 
           throw err;
         }
         if (!product) continue;
-        const extra = product as catalog.Product & WithDownloadFields;
         out.set(id, {
           productId: Number(product.id),
           name: product.title,
           productType: product.productType,
           downloadable: product.downloadable,
           downloads: product.downloads.map((d) => ({ id: d.id, name: d.name, file: d.file })),
-          downloadLimit: num(extra.downloadLimit, -1),
-          downloadExpiry: num(extra.downloadExpiry, -1),
+          downloadLimit: product.downloadLimit,
+          downloadExpiry: product.downloadExpiry,
           bundleProductIds: product.bundleProductIds.map(Number),
         });
       }

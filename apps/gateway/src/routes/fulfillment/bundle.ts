@@ -1,10 +1,14 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import { errorResponses } from '../../http/responses';
-import { IdParams, Page, PerPage } from '../../http/schemas';
+import { IdParams } from '../../http/schemas';
 import { BundleSyncResultSchema } from '../../resources/download';
 
-const Paging = { page: Type.Optional(Page), per_page: Type.Optional(PerPage(25)) };
+// No schema defaults here: the query and the body may each carry them, the body wins, then 1 / 25.
+const Paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page of paid orders (default 1).' })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Orders per page (default 25, max 100).' })),
+};
 
 /** POST /bundle/<id>/sync-purchasers (spec 4.17), manage_options. */
 export const bundleRoutes: RouteModule = (app, ctx) => {
