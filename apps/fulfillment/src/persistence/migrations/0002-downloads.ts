@@ -7,7 +7,7 @@ export const downloads = sqlMigration('0002_downloads', [
   `create table ${S}."paid_order_lines" (
     "order_id" bigint not null,
     "product_id" bigint not null,
-    "variation_id" bigint not null default 0,
+    "variation_id" bigint not null,
     "customer_id" bigint not null,
     "paid_at" timestamptz not null,
     primary key ("order_id", "product_id", "variation_id")
@@ -31,9 +31,11 @@ export const downloads = sqlMigration('0002_downloads', [
   `create index "download_permissions_customer_idx" on ${S}."download_permissions" ("customer_id", "id")`,
   `create table ${S}."download_sessions" (
     "id" uuid primary key,
-    "permission_id" bigint not null references ${S}."download_permissions" ("id") on delete cascade,
+    "permission_id" bigint not null,
     "file" text not null,
     "created_at" timestamptz not null default now(),
-    "completed_at" timestamptz null
+    "completed_at" timestamptz null,
+    constraint "download_sessions_permission_id_foreign" foreign key ("permission_id")
+      references ${S}."download_permissions" ("id") on delete cascade
   )`,
 ]);
