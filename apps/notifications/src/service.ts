@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACTIVITY_SOURCES, activityLogged, CustomerEvents, OrderEvents } from '@storefront/domain-events';
 import { notifications } from '@storefront/proto';
@@ -14,9 +15,10 @@ import { retentionSweep } from './jobs/retention-sweep';
 import { createMailer } from './mail/smtp-mailer';
 import { migrations } from './persistence/migrations';
 
-/** Built-in templates: beside the sources (apps/notifications/templates). */
+/** Built-in templates: apps/notifications/templates beside the sources, or beside the bundled main.js. */
 function builtInTemplatesDir(): string {
-  return fileURLToPath(new URL('../templates/', import.meta.url));
+  const candidates = [new URL('../templates/', import.meta.url), new URL('./templates/', import.meta.url)].map((u) => fileURLToPath(u));
+  return candidates.find((dir) => existsSync(dir)) ?? candidates[0]!;
 }
 
 /** Emails (SMTP), the email log, and the activity log every service publishes to. */
