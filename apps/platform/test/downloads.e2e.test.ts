@@ -159,8 +159,11 @@ describe('download permissions from a paid order', () => {
     expect(signed.origin).toBe('http://127.0.0.1:8080');
     const local = new URL(signed.pathname + signed.search, stack.url).toString();
 
-    // An interrupted stream is not a download.
+    // An interrupted stream is not a download, nor is a HEAD request.
     expect(await fetchPartly(local)).toBeGreaterThan(0);
+    const head = await fetch(local, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(fileBytes.length));
 
     const res = await fetch(local);
     expect(res.status).toBe(200);

@@ -118,8 +118,9 @@ export const downloadRoutes: RouteModule = (app, ctx) => {
       );
       const caller = request.caller;
       const raw = reply.raw;
-      // Counted only when the last byte left for the client: an aborted stream never finishes.
-      raw.once('finish', () => {
+      // Counted only when the last byte left for the client: an aborted stream never finishes,
+      // and a HEAD request (headers only) is never a download.
+      if (request.method !== 'HEAD') raw.once('finish', () => {
         downloads.completeDownload({ sessionId: opened.sessionId }, caller).catch((err: unknown) => {
           request.log.warn({ err, sessionId: opened.sessionId }, 'download completion not recorded');
         });
