@@ -2,7 +2,7 @@
 // uses into dist/apps/<name>/main.js; npm dependencies stay external and come
 // from the image's production node_modules. Usage: node tools/build/bundle.mjs <app>
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 
 const app = process.argv[2];
 if (!app) {
@@ -24,4 +24,6 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+// Plain-file assets an app reads at run time (notifications' email templates) go beside main.js.
+if (existsSync(`apps/${app}/templates`)) cpSync(`apps/${app}/templates`, `dist/apps/${app}/templates`, { recursive: true });
 console.log(`dist/apps/${app}/main.js`);

@@ -1,5 +1,5 @@
 import { defineService, parseAddons } from '@storefront/service-kit';
-import { OrderEvents } from '@storefront/domain-events';
+import { FulfillmentEvents, OrderEvents } from '@storefront/domain-events';
 import { customers } from '@storefront/proto';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';
@@ -11,6 +11,7 @@ import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
 import { onOrderCancelled, onOrderPaid, onOrderRefunded } from './events/order-stats';
+import { onDownloadCompleted } from './events/download-completed';
 
 // Development-only fallback; production must configure its own pepper.
 const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
@@ -36,6 +37,7 @@ export const customersService = defineService({
     ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger));
     ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
+    ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
     ctx.onReady(async () => {
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {

@@ -7,6 +7,14 @@ export const FulfillmentConfigSchema = Type.Object({
    * subtotal: per rate over all lines, unrounded until then, half up (the
    * cents are then spread over the lines by largest remainder).
    */
+  /** The catalog service (download grants read products from it). */
+  CATALOG_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** The store's files: product download paths are relative to it. */
+  FILES_DIR: Type.String({ minLength: 1, default: './files' }),
+  /** HMAC key of signed download links; required in production. */
+  DOWNLOAD_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** Site URL of download links when the gateway passes none. */
+  SHOP_SITE_URL: Type.String({ default: 'http://127.0.0.1:8080' }),
   TAX_ROUNDING: Type.Union([Type.Literal('line'), Type.Literal('subtotal')], { default: 'line' }),
 });
 export type FulfillmentConfig = Static<typeof FulfillmentConfigSchema>;

@@ -1,7 +1,13 @@
-import { defineService } from '@storefront/service-kit';
+import { OrderEvents } from '@storefront/domain-events';
+import { ConfigError, defineService } from '@storefront/service-kit';
 import { fulfillment } from '@storefront/proto';
 import { FulfillmentConfigSchema } from './config';
 import { createFulfillmentDomain } from './domain';
+import { createDownloadsDomain } from './domain/downloads';
+import { onOrderPaid } from './events/order-paid';
+import { catalogProducts } from './grpc/catalog-products';
+import { downloadHandlers } from './grpc/download.handlers';
+import { LocalFileStorage } from './storage/local-files';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
 import { quoteHandlers } from './grpc/quote.handlers';
@@ -9,7 +15,10 @@ import { regionHandlers } from './grpc/region.handlers';
 import { shippingHandlers } from './grpc/shipping.handlers';
 import { taxHandlers } from './grpc/tax.handlers';
 
-/** Shipping zones and methods, tax rates, the region table and the shipping/tax quote engine. */
+// Development-only fallback; production must configure its own signing key.
+const DEV_DOWNLOAD_SECRET = 'storefront-development-download-secret';
+
+/** Shipping zones and methods, tax rates, the region table the shipping/tax quote engine, download permissions and bundle sync. */
 export const fulfillmentService = defineService({
   name: 'fulfillment',
   config: FulfillmentConfigSchema,
@@ -21,5 +30,20 @@ export const fulfillmentService = defineService({
     ctx.addGrpcService(fulfillment.ShippingServiceService, shippingHandlers(domain));
     ctx.addGrpcService(fulfillment.QuoteServiceService, quoteHandlers(domain));
     ctx.addGrpcService(fulfillment.RegionServiceService, regionHandlers());
+
+    const { config } = ctx;
+    if (config.NODE_ENV === 'production' && !config.DOWNLOAD_SIGNING_SECRET) {
+      throw new ConfigError(['DOWNLOAD_SIGNING_SECRET is required when NODE_ENV=production']);
+    }
+    const downloads = createDownloadsDomain({
+      db: ctx.db,
+      products: catalogProducts(config.CATALOG_GRPC_ADDR ? ctx.connect('catalog', config.CATALOG_GRPC_ADDR) : undefined),
+      storage: new LocalFileStorage(config.FILES_DIR),
+      secret: config.DOWNLOAD_SIGNING_SECRET ?? DEV_DOWNLOAD_SECRET,
+      siteUrl: config.SHOP_SITE_URL,
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(fulfillment.DownloadServiceService, downloadHandlers(downloads));
+    ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, onOrderPaid(downloads, ctx.logger));
   },
 });

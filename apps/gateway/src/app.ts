@@ -32,6 +32,8 @@ import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
 import { paymentRoutes } from './routes/payments';
 import { ORDER_ROUTES } from './routes/orders';
+import { NOTIFICATIONS_ROUTES } from './routes/notifications';
+import { DOWNLOAD_ROUTES } from './routes/fulfillment';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
@@ -47,6 +49,8 @@ const SHOP_ROUTES: RouteModule[] = [
   regionRoutes,
   paymentRoutes,
   ...ORDER_ROUTES,
+  ...NOTIFICATIONS_ROUTES,
+  ...DOWNLOAD_ROUTES,
 ];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.

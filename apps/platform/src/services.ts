@@ -4,6 +4,7 @@ import { catalogService } from '@storefront/catalog';
 import { fulfillmentService } from '@storefront/fulfillment';
 import { paymentsService } from '@storefront/payments';
 import { ordersService } from '@storefront/orders';
+import { notificationsService } from '@storefront/notifications';
 
 /** A service of the platform and the gateway variable that carries its address. */
 export interface PlatformService {
@@ -19,4 +20,5 @@ export const PLATFORM_SERVICES: PlatformService[] = [
   { definition: fulfillmentService, addressVariable: 'FULFILLMENT_GRPC_ADDR' },
   { definition: paymentsService, addressVariable: 'PAYMENTS_GRPC_ADDR' },
   { definition: ordersService, addressVariable: 'ORDERS_GRPC_ADDR' },
+  { definition: notificationsService, addressVariable: 'NOTIFICATIONS_GRPC_ADDR' },
 ];

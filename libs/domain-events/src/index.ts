@@ -4,4 +4,5 @@
 export { CustomerEvents } from './customers';
 export { CatalogEvents } from './catalog';
 export { OrderEvents } from './orders';
+export { FulfillmentEvents } from './fulfillment';
 export { ACTIVITY_SOURCES, activityLogged, type ActivitySource } from './activity';

@@ -83,4 +83,62 @@ export const ConfigurationRevision = defineEntity({
 });
 export type ConfigurationRevision = InferEntity<typeof ConfigurationRevision>;
 
-export const entities = [TaxRate, ShippingZone, ShippingZoneLocation, ShippingMethodInstance, ConfigurationRevision];
+/** Read model of paid orders' lines (orders.order_paid), walked by bundle sync. */
+export const PaidOrderLine = defineEntity({
+  name: 'PaidOrderLine',
+  tableName: 'paid_order_lines',
+  indexes: [{ name: 'paid_order_lines_product_idx', properties: ['productId', 'orderId'] }],
+  properties: {
+    orderId: p.bigint('number').primary(),
+    productId: p.bigint('number').primary(),
+    variationId: p.bigint('number').primary(),
+    customerId: p.bigint('number'),
+    paidAt: p.datetime(),
+  },
+});
+
+/** A customer's permission to download one file of a product bought in an order. */
+export const DownloadPermissionRow = defineEntity({
+  name: 'DownloadPermissionRow',
+  tableName: 'download_permissions',
+  indexes: [{ name: 'download_permissions_customer_idx', properties: ['customerId', 'id'] }],
+  uniques: [{ name: 'download_permissions_grant_unique', properties: ['orderId', 'productId', 'downloadId'] }],
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    orderId: p.bigint('number'),
+    customerId: p.bigint('number'),
+    productId: p.bigint('number'),
+    productName: p.text().default(''),
+    downloadId: p.string().length(100),
+    downloadName: p.text().default(''),
+    file: p.text(),
+    downloadsRemaining: p.integer(),
+    downloadCount: p.integer().default(0),
+    accessGranted: p.datetime().defaultRaw('now()'),
+    accessExpires: p.datetime().nullable(),
+  },
+});
+
+/** One streaming of a permission's file; completed once, when the last byte left. */
+export const DownloadSession = defineEntity({
+  name: 'DownloadSession',
+  tableName: 'download_sessions',
+  properties: {
+    id: p.uuid().primary(),
+    permission: () => p.manyToOne(DownloadPermissionRow).deleteRule('cascade'),
+    file: p.text(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    completedAt: p.datetime().nullable(),
+  },
+});
+
+export const entities = [
+  TaxRate,
+  ShippingZone,
+  ShippingZoneLocation,
+  ShippingMethodInstance,
+  ConfigurationRevision,
+  PaidOrderLine,
+  DownloadPermissionRow,
+  DownloadSession,
+];

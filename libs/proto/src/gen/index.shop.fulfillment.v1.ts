@@ -5,6 +5,7 @@
 
 /* eslint-disable */
 
+export * from "./shop/fulfillment/v1/downloads";
 export * from "./shop/fulfillment/v1/quote";
 export * from "./shop/fulfillment/v1/regions";
 export * from "./shop/fulfillment/v1/shipping";

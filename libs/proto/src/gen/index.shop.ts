@@ -9,5 +9,6 @@ export * as catalog from "./index.shop.catalog";
 export * as common from "./index.shop.common";
 export * as customers from "./index.shop.customers";
 export * as fulfillment from "./index.shop.fulfillment";
+export * as notifications from "./index.shop.notifications";
 export * as orders from "./index.shop.orders";
 export * as payments from "./index.shop.payments";

@@ -1,4 +1,5 @@
 import { initial } from './0001-initial';
+import { downloads } from './0002-downloads';
 
 /** Every migration of the fulfillment schema, in order. Append; never edit a released one. */
-export const migrations = [initial];
+export const migrations = [initial, downloads];

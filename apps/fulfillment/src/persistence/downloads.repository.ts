@@ -1,0 +1,113 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DownloadPermission, NewPermission, PaidLine } from '../domain/downloads/types';
+
+const P = '"fulfillment"."download_permissions"';
+const L = '"fulfillment"."paid_order_lines"';
+const SESS = '"fulfillment"."download_sessions"';
+
+type Row = Record<string, unknown>;
+
+function toPermission(r: Row): DownloadPermission {
+  return {
+    id: Number(r.id),
+    orderId: Number(r.order_id),
+    customerId: Number(r.customer_id),
+    productId: Number(r.product_id),
+    productName: String(r.product_name),
+    downloadId: String(r.download_id),
+    downloadName: String(r.download_name),
+    file: String(r.file),
+    downloadsRemaining: Number(r.downloads_remaining),
+    downloadCount: Number(r.download_count),
+    accessGranted: new Date(r.access_granted as string),
+    accessExpires: r.access_expires ? new Date(r.access_expires as string) : null,
+  };
+}
+
+export async function recordPaidLines(em: EntityManager, lines: PaidLine[]): Promise<void> {
+  for (const l of lines) {
+    await em.execute(
+      `insert into ${L} ("order_id", "product_id", "variation_id", "customer_id", "paid_at") values (?, ?, ?, ?, ?) on conflict do nothing`,
+      [l.orderId, l.productId, l.variationId, l.customerId, l.paidAt],
+    );
+  }
+}
+
+/** Inserts the permissions that do not exist yet (one per order, product and file); returns the new ones. */
+export async function insertPermissions(em: EntityManager, grants: NewPermission[]): Promise<DownloadPermission[]> {
+  const created: DownloadPermission[] = [];
+  for (const g of grants) {
+    const rows = await em.execute<Row[]>(
+      `insert into ${P} ("order_id", "customer_id", "product_id", "product_name", "download_id", "download_name", "file",
+         "downloads_remaining", "access_granted", "access_expires")
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict ("order_id", "product_id", "download_id") do nothing returning *`,
+      [g.orderId, g.customerId, g.productId, g.productName, g.downloadId, g.downloadName, g.file, g.downloadsRemaining, g.accessGranted, g.accessExpires],
+    );
+    if (rows[0]) created.push(toPermission(rows[0]));
+  }
+  return created;
+}
+
+export async function listCustomerPermissions(
+  em: EntityManager,
+  customerId: number,
+  perPage: number,
+  skip: number,
+): Promise<{ permissions: DownloadPermission[]; total: number }> {
+  const [{ count }] = await em.execute<{ count: string }[]>(`select count(*) as count from ${P} where "customer_id" = ?`, [customerId]);
+  const rows = await em.execute<Row[]>(`select * from ${P} where "customer_id" = ? order by "id" limit ? offset ?`, [customerId, perPage, skip]);
+  return { permissions: rows.map(toPermission), total: Number(count) };
+}
+
+export async function findPermission(em: EntityManager, id: number): Promise<DownloadPermission | null> {
+  const [row] = await em.execute<Row[]>(`select * from ${P} where "id" = ?`, [id]);
+  return row ? toPermission(row) : null;
+}
+
+export async function insertSession(em: EntityManager, id: string, permissionId: number, file: string): Promise<void> {
+  await em.execute(`insert into ${SESS} ("id", "permission_id", "file") values (?, ?, ?)`, [id, permissionId, file]);
+}
+
+export async function findOpenSession(em: EntityManager, id: string): Promise<{ permissionId: number; file: string } | null> {
+  const [row] = await em.execute<Row[]>(`select * from ${SESS} where "id" = ? and "completed_at" is null`, [id]);
+  return row ? { permissionId: Number(row.permission_id), file: String(row.file) } : null;
+}
+
+/** Closes a session once; only the call that closes it counts the download (one conditional update each). */
+export async function completeSession(em: EntityManager, id: string, now: Date): Promise<DownloadPermission | null> {
+  const [session] = await em.execute<Row[]>(
+    `update ${SESS} set "completed_at" = ? where "id" = ? and "completed_at" is null returning "permission_id"`,
+    [now, id],
+  );
+  if (!session) return null;
+  const [row] = await em.execute<Row[]>(
+    `update ${P} set "download_count" = "download_count" + 1,
+       "downloads_remaining" = case when "downloads_remaining" < 0 then "downloads_remaining" else greatest("downloads_remaining" - 1, 0) end
+     where "id" = ? returning *`,
+    [session.permission_id],
+  );
+  return row ? toPermission(row) : null;
+}
+
+/** Paid orders containing `productId`, oldest first: one page and the total. */
+export async function paidOrdersWithProduct(
+  em: EntityManager,
+  productId: number,
+  perPage: number,
+  skip: number,
+): Promise<{ orders: { orderId: number; customerId: number; paidAt: Date }[]; total: number }> {
+  const [{ count }] = await em.execute<{ count: string }[]>(
+    `select count(distinct "order_id") as count from ${L} where "product_id" = ?`,
+    [productId],
+  );
+  const rows = await em.execute<Row[]>(
+    `select "order_id", min("customer_id") as customer_id, min("paid_at") as paid_at from ${L}
+     where "product_id" = ? group by "order_id" order by "order_id" limit ? offset ?`,
+    [productId, perPage, skip],
+  );
+  return {
+    orders: rows.map((r) => ({ orderId: Number(r.order_id), customerId: Number(r.customer_id), paidAt: new Date(r.paid_at as string) })),
+    total: Number(count),
+  };
+}

@@ -1,0 +1,59 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { common } from '@storefront/proto';
+import {
+  deleteActivityLogs,
+  insertActivityLog,
+  listActivityLogs,
+  purgeActivityLogs,
+} from '../../persistence/activity-logs.repository';
+import { readSetting, writeSetting } from '../../persistence/settings.repository';
+import type { NotificationsDeps } from '../deps';
+import { parseContext, scrubText } from './pii';
+import { LOG_STATUSES, type ActivityLogEntry, type ActivityLogQuery, type ActivityLogSettings, type LogStatus } from './types';
+
+const SETTINGS_KEY = 'activity_logs';
+export const DEFAULT_LOG_SETTINGS: ActivityLogSettings = { enabled: true, retentionDays: 30 };
+
+/** The activity log (GET /logs): PII-free entries published by every service. */
+export class ActivityLog {
+  constructor(private readonly deps: NotificationsDeps) {}
+
+  /** Records one published entry (inside the consumer's transaction); nothing when logging is off. */
+  async record(em: EntityManager, entry: common.ActivityLogged, fallbackSource: string): Promise<void> {
+    const settings = await readSetting(em, SETTINGS_KEY, DEFAULT_LOG_SETTINGS);
+    if (!settings.enabled) return;
+    const status: LogStatus = (LOG_STATUSES as readonly string[]).includes(entry.status) ? (entry.status as LogStatus) : 'info';
+    await insertActivityLog(em, {
+      status,
+      source: (entry.source || fallbackSource).slice(0, 50),
+      message: scrubText(entry.message),
+      context: parseContext(entry.contextJson),
+      customerId: Number(entry.customerId) || 0,
+      orderId: Number(entry.orderId) || 0,
+    });
+  }
+
+  list(q: ActivityLogQuery): Promise<{ entries: ActivityLogEntry[]; total: number }> {
+    return listActivityLogs(this.deps.db.em(), q);
+  }
+
+  delete(ids: number[]): Promise<number> {
+    return deleteActivityLogs(this.deps.db.em(), ids);
+  }
+
+  settings(): Promise<ActivityLogSettings> {
+    return readSetting(this.deps.db.em(), SETTINGS_KEY, DEFAULT_LOG_SETTINGS);
+  }
+
+  async updateSettings(settings: ActivityLogSettings): Promise<ActivityLogSettings> {
+    await writeSetting(this.deps.db.em(), SETTINGS_KEY, settings);
+    return settings;
+  }
+
+  /** Retention: removes entries older than retention_days (0 = keep forever). */
+  async purge(): Promise<number> {
+    const em = this.deps.db.em();
+    const { retentionDays } = await readSetting(em, SETTINGS_KEY, DEFAULT_LOG_SETTINGS);
+    return purgeActivityLogs(em, retentionDays, this.deps.now());
+  }
+}

@@ -1,0 +1,15 @@
+import type { Database } from '@storefront/persistence';
+import type { Logger } from 'pino';
+import type { NotificationsConfig } from '../config';
+import type { TemplateStore } from './email/templates';
+import type { Mailer } from './email/types';
+
+/** What every domain module of the notifications service works with. */
+export interface NotificationsDeps {
+  db: Database;
+  config: NotificationsConfig;
+  mailer: Mailer;
+  templates: TemplateStore;
+  logger: Logger;
+  now(): Date;
+}

@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '@storefront/events';
+import { activityLogged } from '@storefront/domain-events';
+import {
+  deleteEmailLog,
+  findEmailLog,
+  insertEmailLog,
+  listEmailLogs,
+  purgeEmailLogs,
+} from '../../persistence/email-logs.repository';
+import { readSetting, writeSetting } from '../../persistence/settings.repository';
+import { scrubText } from '../activity/pii';
+import type { NotificationsDeps } from '../deps';
+import { emailLogNotFound, notResendable } from '../errors';
+import { renderTemplate } from './templates';
+import {
+  EMAIL_TYPES,
+  isEmailType,
+  type EmailLogEntry,
+  type EmailLogQuery,
+  type EmailLogSettings,
+  type EmailType,
+  type OutgoingEmail,
+} from './types';
+
+const SETTINGS_KEY = 'email_logs';
+export const DEFAULT_EMAIL_LOG_SETTINGS: EmailLogSettings = { retentionDaysSent: 30, retentionDaysFailed: 90 };
+
+/**
+ * Sends the shop's emails and keeps the email log. A send is never lost: the
+ * log entry holds the whole rendered message, `failed` with the server's
+ * error when the send did not go through, and can be resent.
+ */
+export class Emails {
+  constructor(private readonly deps: NotificationsDeps) {}
+
+  /** Renders `type` for `to` and sends it, logging the outcome in `em`'s transaction. */
+  async send(em: EntityManager, type: EmailType, to: string, vars: Record<string, string>): Promise<EmailLogEntry> {
+    const { config } = this.deps;
+    const rendered = renderTemplate(this.deps.templates.load(type), {
+      store_name: config.SHOP_STORE_NAME,
+      site_url: config.SHOP_SITE_URL,
+      ...vars,
+    });
+    return this.deliver(em, { type, to, subject: rendered.subject, text: rendered.text, html: rendered.html }, 0);
+  }
+
+  private async deliver(em: EntityManager, message: OutgoingEmail, resentFrom: number): Promise<EmailLogEntry> {
+    let error = '';
+    try {
+      await this.deps.mailer.send(message);
+    } catch (err) {
+      error = (err instanceof Error ? err.message : String(err)).slice(0, 2000) || 'Unknown mail error';
+      this.deps.logger.warn({ type: message.type, err: scrubText(error) }, 'email send failed');
+    }
+    const entry = await insertEmailLog(em, {
+      type: message.type,
+      to: message.to,
+      subject: message.subject,
+      body: message.text,
+      html: message.html,
+      status: error ? 'failed' : 'sent',
+      error,
+      resentFrom,
+      sentAt: error ? null : this.deps.now(),
+    });
+    if (error) {
+      recordEvent(em, activityLogged('notifications'), {
+        status: 'error',
+        source: 'notifications',
+        message: `Email "${message.type}" could not be sent.`,
+        contextJson: JSON.stringify({ email_log_id: entry.id, type: message.type, error: scrubText(error) }),
+        customerId: 0,
+        orderId: 0,
+      });
+    }
+    return entry;
+  }
+
+  list(q: EmailLogQuery) {
+    return listEmailLogs(this.deps.db.em(), q);
+  }
+
+  async get(id: number): Promise<EmailLogEntry> {
+    const entry = await findEmailLog(this.deps.db.em(), id);
+    if (!entry) throw emailLogNotFound();
+    return entry;
+  }
+
+  async delete(id: number): Promise<EmailLogEntry> {
+    const entry = await deleteEmailLog(this.deps.db.em(), id);
+    if (!entry) throw emailLogNotFound();
+    return entry;
+  }
+
+  /** Sends a logged email again, exactly as rendered then; the outcome is a new entry. */
+  async resend(id: number): Promise<EmailLogEntry> {
+    const original = await this.get(id);
+    if (!isEmailType(original.type)) throw notResendable(original.type);
+    return this.deps.db.em().transactional((em) =>
+      this.deliver(
+        em,
+        { type: original.type, to: original.to, subject: original.subject, text: original.body, html: original.html },
+        original.id,
+      ),
+    );
+  }
+
+  resendableTypes(): { type: string; label: string }[] {
+    return Object.entries(EMAIL_TYPES).map(([type, label]) => ({ type, label }));
+  }
+
+  settings(): Promise<EmailLogSettings> {
+    return readSetting(this.deps.db.em(), SETTINGS_KEY, DEFAULT_EMAIL_LOG_SETTINGS);
+  }
+
+  async updateSettings(settings: EmailLogSettings): Promise<EmailLogSettings> {
+    await writeSetting(this.deps.db.em(), SETTINGS_KEY, settings);
+    return settings;
+  }
+
+  /** Removes entries older than the retention settings (POST /email-logs/purge and the retention job). */
+  async purge(): Promise<number> {
+    const em = this.deps.db.em();
+    const s = await readSetting(em, SETTINGS_KEY, DEFAULT_EMAIL_LOG_SETTINGS);
+    return purgeEmailLogs(em, s.retentionDaysSent, s.retentionDaysFailed, this.deps.now());
+  }
+}

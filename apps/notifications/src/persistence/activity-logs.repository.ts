@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from '../domain/activity/types';
+
+const T = '"notifications"."activity_logs"';
+
+type Row = Record<string, unknown>;
+
+function toEntry(row: Row): ActivityLogEntry {
+  const context = typeof row.context === 'string' ? JSON.parse(row.context) : row.context;
+  return {
+    id: Number(row.id),
+    status: row.status as LogStatus,
+    source: String(row.source),
+    message: String(row.message),
+    context: (context ?? {}) as Record<string, unknown>,
+    customerId: Number(row.customer_id),
+    orderId: Number(row.order_id),
+    createdAt: new Date(row.created_at as string),
+  };
+}
+
+export async function insertActivityLog(em: EntityManager, entry: Omit<ActivityLogEntry, 'id' | 'createdAt'>): Promise<void> {
+  await em.execute(
+    `insert into ${T} ("status", "source", "message", "context", "customer_id", "order_id") values (?, ?, ?, ?::jsonb, ?, ?)`,
+    [entry.status, entry.source, entry.message, JSON.stringify(entry.context), entry.customerId, entry.orderId],
+  );
+}
+
+export async function listActivityLogs(em: EntityManager, q: ActivityLogQuery): Promise<{ entries: ActivityLogEntry[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.status) {
+    where.push(`"status" = ?`);
+    params.push(q.status);
+  }
+  if (q.customerId) {
+    where.push(`"customer_id" = ?`);
+    params.push(q.customerId);
+  }
+  if (q.orderId) {
+    where.push(`"order_id" = ?`);
+    params.push(q.orderId);
+  }
+  const clause = where.length ? `where ${where.join(' and ')}` : '';
+  const [{ count }] = await em.execute<{ count: string }[]>(`select count(*) as count from ${T} ${clause}`, params);
+  const rows = await em.execute<Row[]>(`select * from ${T} ${clause} order by "id" desc limit ? offset ?`, [
+    ...params,
+    q.perPage,
+    (q.page - 1) * q.perPage,
+  ]);
+  return { entries: rows.map(toEntry), total: Number(count) };
+}
+
+export async function deleteActivityLogs(em: EntityManager, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  const marks = ids.map(() => '?').join(', ');
+  const rows = await em.execute<Row[]>(`delete from ${T} where "id" in (${marks}) returning "id"`, ids);
+  return rows.length;
+}
+
+export async function purgeActivityLogs(em: EntityManager, days: number, now: Date): Promise<number> {
+  if (days <= 0) return 0;
+  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  const rows = await em.execute<Row[]>(`delete from ${T} where "created_at" < ? returning "id"`, [cutoff]);
+  return rows.length;
+}

@@ -1,0 +1,85 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EmailLogEntry, EmailLogQuery } from '../domain/email/types';
+
+const T = '"notifications"."email_logs"';
+
+type Row = Record<string, unknown>;
+
+function toEntry(row: Row): EmailLogEntry {
+  return {
+    id: Number(row.id),
+    type: String(row.type),
+    to: String(row.to),
+    subject: String(row.subject),
+    body: String(row.body),
+    html: String(row.html),
+    status: row.status === 'sent' ? 'sent' : 'failed',
+    error: String(row.error),
+    resentFrom: Number(row.resent_from),
+    createdAt: new Date(row.created_at as string),
+    sentAt: row.sent_at ? new Date(row.sent_at as string) : null,
+  };
+}
+
+export async function insertEmailLog(
+  em: EntityManager,
+  entry: Omit<EmailLogEntry, 'id' | 'createdAt'>,
+): Promise<EmailLogEntry> {
+  const [row] = await em.execute<Row[]>(
+    `insert into ${T} ("type", "to", "subject", "body", "html", "status", "error", "resent_from", "sent_at")
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
+    [entry.type, entry.to, entry.subject, entry.body, entry.html, entry.status, entry.error, entry.resentFrom, entry.sentAt],
+  );
+  return toEntry(row);
+}
+
+export async function listEmailLogs(em: EntityManager, q: EmailLogQuery): Promise<{ entries: EmailLogEntry[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.status) {
+    where.push(`"status" = ?`);
+    params.push(q.status);
+  }
+  if (q.type) {
+    where.push(`"type" = ?`);
+    params.push(q.type);
+  }
+  if (q.search) {
+    const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(`("to" ilike ? or "subject" ilike ?)`);
+    params.push(like, like);
+  }
+  const clause = where.length ? `where ${where.join(' and ')}` : '';
+  const [{ count }] = await em.execute<{ count: string }[]>(`select count(*) as count from ${T} ${clause}`, params);
+  const rows = await em.execute<Row[]>(`select * from ${T} ${clause} order by "id" desc limit ? offset ?`, [
+    ...params,
+    q.perPage,
+    (q.page - 1) * q.perPage,
+  ]);
+  return { entries: rows.map(toEntry), total: Number(count) };
+}
+
+export async function findEmailLog(em: EntityManager, id: number): Promise<EmailLogEntry | null> {
+  const [row] = await em.execute<Row[]>(`select * from ${T} where "id" = ?`, [id]);
+  return row ? toEntry(row) : null;
+}
+
+export async function deleteEmailLog(em: EntityManager, id: number): Promise<EmailLogEntry | null> {
+  const [row] = await em.execute<Row[]>(`delete from ${T} where "id" = ? returning *`, [id]);
+  return row ? toEntry(row) : null;
+}
+
+/** Deletes sent entries older than `sentDays` and failed ones older than `failedDays` (0 = keep forever). */
+export async function purgeEmailLogs(em: EntityManager, sentDays: number, failedDays: number, now: Date): Promise<number> {
+  let deleted = 0;
+  for (const [status, days] of [
+    ['sent', sentDays],
+    ['failed', failedDays],
+  ] as const) {
+    if (days <= 0) continue;
+    const cutoff = new Date(now.getTime() - days * 86_400_000);
+    const rows = await em.execute<Row[]>(`delete from ${T} where "status" = ? and "created_at" < ? returning "id"`, [status, cutoff]);
+    deleted += rows.length;
+  }
+  return deleted;
+}

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ACTIVITY_SOURCES, activityLogged, CustomerEvents, OrderEvents } from '@storefront/domain-events';
+import { notifications } from '@storefront/proto';
+import { defineService } from '@storefront/service-kit';
+import { NotificationsConfigSchema } from './config';
+import { createNotificationsDomain } from './domain';
+import { TemplateStore } from './domain/email/templates';
+import { onActivityLogged } from './events/activity';
+import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
+import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded } from './events/order-emails';
+import { activityLogHandlers } from './grpc/activity-log.handlers';
+import { emailLogHandlers } from './grpc/email-log.handlers';
+import { retentionSweep } from './jobs/retention-sweep';
+import { createMailer } from './mail/smtp-mailer';
+import { migrations } from './persistence/migrations';
+
+/** Built-in templates: apps/notifications/templates beside the sources, or beside the bundled main.js. */
+function builtInTemplatesDir(): string {
+  const candidates = [new URL('../templates/', import.meta.url), new URL('./templates/', import.meta.url)].map((u) => fileURLToPath(u));
+  return candidates.find((dir) => existsSync(dir)) ?? candidates[0]!;
+}
+
+/** Emails (SMTP), the email log, and the activity log every service publishes to. */
+export const notificationsService = defineService({
+  name: 'notifications',
+  config: NotificationsConfigSchema,
+  entities: [],
+  migrations,
+  setup(ctx) {
+    const { config, logger } = ctx;
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS });
+    const templates = new TemplateStore(config.DEFAULT_TEMPLATES_DIR ?? builtInTemplatesDir(), config.TEMPLATES_DIR);
+    const domain = createNotificationsDomain({ db: ctx.db, config, mailer, templates, logger, now: () => new Date() });
+    ctx.addGrpcService(notifications.EmailLogServiceService, emailLogHandlers(domain));
+    ctx.addGrpcService(notifications.ActivityLogServiceService, activityLogHandlers(domain));
+
+    ctx.consume('notifications.welcome_email', CustomerEvents.customerCreated, onCustomerCreated(domain));
+    ctx.consume('notifications.reset_email', CustomerEvents.passwordResetRequested, onPasswordResetRequested(domain));
+    ctx.consume('notifications.erasure_email', CustomerEvents.erasureRequested, onErasureRequested(domain));
+    ctx.consume('notifications.order_placed_email', OrderEvents.orderPlaced, onOrderPlaced(domain));
+    ctx.consume('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
+    ctx.consume('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
+    ctx.consume('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
+    for (const source of ACTIVITY_SOURCES) {
+      ctx.consume(`notifications.activity_${source}`, activityLogged(source), onActivityLogged(domain, source));
+    }
+
+    const sweep = retentionSweep(domain, config.LOG_RETENTION_SWEEP_SECONDS, logger);
+    ctx.onReady(async () => sweep.start());
+    ctx.onShutdown(async () => {
+      await sweep.stop();
+      mailer.close();
+    });
+  },
+});

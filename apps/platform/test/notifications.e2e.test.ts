@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { activityLogged, OrderEvents } from '@storefront/domain-events';
+import type { EventTransport } from '@storefront/events';
+import { waitFor } from '@storefront/testing';
+import type { Platform } from '../src';
+import { ADMIN, startStack } from './support/stack';
+import { expectError, ShopClient } from './support/client';
+import { TestSmtpServer } from './support/smtp';
+import { connectStackEvents, publishEvent } from './support/events';
+
+jest.setTimeout(120_000);
+
+let stack: Platform;
+let smtp: TestSmtpServer;
+let events: EventTransport;
+let admin: ShopClient;
+
+beforeAll(async () => {
+  smtp = await new TestSmtpServer().start();
+  stack = await startStack({ SMTP_URL: smtp.url, SHOP_ADMIN_EMAIL: ADMIN.email, LOG_RETENTION_SWEEP_SECONDS: '0' });
+  events = await connectStackEvents(stack, 'notifications-test');
+  admin = new ShopClient(stack.url);
+  await admin.login(ADMIN.login, ADMIN.password);
+});
+afterAll(async () => {
+  await events?.close();
+  await stack?.stop();
+  await smtp?.stop();
+});
+
+const guest = () => new ShopClient(stack.url);
+const W = 20_000;
+
+/** waitFor with the falsy cases removed from the type. */
+async function until<T>(probe: () => Promise<T | undefined | null | false | 0> | T | undefined | null | false | 0): Promise<T> {
+  return (await waitFor(probe, W)) as T;
+}
+
+async function customer(email: string): Promise<ShopClient> {
+  const c = guest();
+  const res = await c.post('/shop/v1/auth/register', { email, password: 'password-1', first_name: 'Zed' });
+  expect(res.status).toBe(200);
+  return c;
+}
+
+async function emailLogs(query = ''): Promise<any[]> {
+  const res = await admin.get(`/shop/v1/email-logs?per_page=100${query}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe('welcome and password-reset emails through a real SMTP server', () => {
+  it('sends the welcome email on registration', async () => {
+    await customer('wendy@example.com');
+    const [mail] = await until(() => smtp.to('wendy@example.com').length && smtp.to('wendy@example.com'));
+    expect(mail.subject).toContain('Welcome');
+    expect(mail.text).toContain('wendy');
+    expect(mail.html).toContain('<p>Hi Zed,</p>');
+    const [entry] = await emailLogs('&type=welcome&search=wendy');
+    expect(entry).toMatchObject({ type: 'welcome', to: 'wendy@example.com', status: 'sent', error: '' });
+    expect(entry.sent_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('runs the whole reset flow: request -> email -> link -> new password; old refused; key single-use', async () => {
+    await customer('rita@example.com');
+    await guest().post('/shop/v1/auth/forgot-password', { email: 'rita@example.com' });
+    const mail = await until(() => smtp.to('rita@example.com').find((m) => /reset/i.test(m.subject)));
+    const href = /https?:\/\/\S+/.exec(mail.text)![0];
+    const link = new URL(href);
+    expect(link.pathname).toBe('/my-account/lost-password/');
+    const key = link.searchParams.get('key')!;
+    const login = link.searchParams.get('login')!;
+    expect(key.length).toBeGreaterThan(10);
+    expect(login).toBe('rita');
+    // The HTML part carries the same link, escaped (&amp;).
+    expect(mail.html).toContain(href.replace(/&/g, '&amp;'));
+
+    const ok = await guest().post('/shop/v1/auth/reset-password', { key, login, password: 'brand-new-pass-1' });
+    expect(ok.status).toBe(200);
+    expect((await guest().login('rita', 'brand-new-pass-1')).status).toBe(200);
+    expectError(await guest().post('/shop/v1/auth/login', { username: 'rita', password: 'password-1' }), 401, 'shop_auth_failed');
+    expectError(await guest().post('/shop/v1/auth/reset-password', { key, login, password: 'another-pass-1' }), 410, 'shop_reset_expired');
+  });
+
+  it('sends the erasure-request confirmation', async () => {
+    const c = await customer('erin@example.com');
+    const res = await c.post('/shop/v1/me/privacy/erase-request');
+    const mail = await until(() => smtp.to('erin@example.com').find((m) => /erasure/i.test(m.subject)));
+    expect(mail.text).toContain(res.body.request_id);
+  });
+});
+
+describe('order emails', () => {
+  it('sends order received to the customer and new order to the store admin; paid, cancelled, refunded', async () => {
+    const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00' }];
+    const base = { orderId: 9001, customerId: 0, currency: 'USD', billingEmail: 'olga@example.com', billingFirstName: 'Olga', orderKey: 'k' };
+    await publishEvent(events, OrderEvents.orderPlaced, {
+      ...base, status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date(),
+    });
+    await publishEvent(events, OrderEvents.orderPaid, {
+      ...base, total: '20.00', subtotal: '20.00', discountTotal: '0', shippingTotal: '0', totalTax: '0', lines, couponCodes: [],
+      reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'processing', paidAt: new Date(),
+    });
+    await publishEvent(events, OrderEvents.orderCancelled, {
+      ...base, reservationId: '', lines, couponCodes: [], wasPaid: true, total: '20.00', previousStatus: 'processing',
+    });
+    await publishEvent(events, OrderEvents.orderRefunded, { ...base, amount: '20.00', full: true, reason: 'Broken' });
+    const mails = await until(() => smtp.to('olga@example.com').length >= 4 && smtp.to('olga@example.com'));
+    expect(mails.map((m) => m.subject).join('|')).toMatch(/received/);
+    expect(mails.map((m) => m.subject).join('|')).toMatch(/Payment received/);
+    expect(mails.map((m) => m.subject).join('|')).toMatch(/cancelled/);
+    expect(mails.map((m) => m.subject).join('|')).toMatch(/refunded/);
+    const received = mails.find((m) => /received/.test(m.subject))!;
+    expect(received.html).toContain('Mug &lt;b&gt;');
+    expect(received.html).not.toContain('Mug <b>');
+    const adminMail = await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('New order #9001')));
+    expect(adminMail.text).toContain('20.00 USD');
+  });
+});
+
+describe('SMTP failures', () => {
+  it('logs a rejected recipient as failed with the error', async () => {
+    await customer('reject-me@example.com');
+    const [entry] = await until(async () => {
+      const list = await emailLogs('&status=failed&search=reject-me');
+      return list.length && list;
+    });
+    expect(entry).toMatchObject({ type: 'welcome', status: 'failed', sent_at: null });
+    expect(entry.error).toMatch(/reject/i);
+  });
+
+  it('SMTP down: entries failed with the error, nothing lost; resend works when SMTP returns', async () => {
+    const port = smtp.port;
+    await smtp.stop();
+    await customer('outage@example.com');
+    const [failed] = await until(async () => {
+      const list = await emailLogs('&status=failed&search=outage');
+      return list.length && list;
+    });
+    expect(failed.error).toMatch(/ECONNREFUSED|connect/i);
+    const stillDown = await admin.post(`/shop/v1/email-logs/${failed.id}/resend`);
+    expect(stillDown.status).toBe(200);
+    expect(stillDown.body).toMatchObject({ status: 'failed', resent_from: failed.id });
+
+    await smtp.start(port);
+    const resent = await admin.post(`/shop/v1/email-logs/${failed.id}/resend`);
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ status: 'sent', to: 'outage@example.com', type: 'welcome', resent_from: failed.id });
+    expect(resent.body.id).not.toBe(failed.id);
+    const mail = await until(() => smtp.to('outage@example.com')[0]);
+    expect(mail.subject).toBe(failed.subject);
+    // The failure shows in the activity log, without the address.
+    const logs = (await guest().get('/shop/v1/logs?per_page=100&status=error')).body as any[];
+    expect(logs.some((l) => l.source === 'notifications' && l.context.email_log_id === failed.id)).toBe(true);
+    expect(JSON.stringify(logs)).not.toContain('outage@example.com');
+  });
+});
+
+describe('/email-logs routes', () => {
+  it('lists with pagination headers and filters', async () => {
+    const res = await admin.get('/shop/v1/email-logs?per_page=1&status=sent');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(Number(res.headers.get('x-platform-total'))).toBeGreaterThan(1);
+    expect(res.headers.get('link')).toContain('rel="next"');
+    expect(res.body[0]).toEqual({
+      id: expect.any(Number), type: expect.any(String), to: expect.any(String), subject: expect.any(String),
+      body: expect.any(String), status: 'sent', error: '', resent_from: expect.any(Number),
+      created_at: expect.any(String), sent_at: expect.any(String), _links: expect.any(Object),
+    });
+    expect((await admin.get('/shop/v1/email-logs?type=no_such_type')).body).toEqual([]);
+    expectError(await admin.get('/shop/v1/email-logs?per_page=101'), 400, 'rest_invalid_param');
+    expectError(await admin.get('/shop/v1/email-logs?status=bogus'), 400, 'rest_invalid_param');
+  });
+
+  it('gets, deletes, 404s unknown and bad ids', async () => {
+    const [entry] = await emailLogs();
+    expect((await admin.get(`/shop/v1/email-logs/${entry.id}`)).body.id).toBe(entry.id);
+    const del = await admin.delete(`/shop/v1/email-logs/${entry.id}`);
+    expect(del.body).toMatchObject({ deleted: true, previous: { id: entry.id } });
+    expectError(await admin.get(`/shop/v1/email-logs/${entry.id}`), 404);
+    expectError(await admin.delete(`/shop/v1/email-logs/${entry.id}`), 404);
+    expectError(await admin.post(`/shop/v1/email-logs/${entry.id}/resend`), 404);
+    expectError(await admin.get('/shop/v1/email-logs/abc'), 400, 'rest_invalid_param');
+    expectError(await admin.get('/shop/v1/email-logs/99999999999'), 400, 'rest_invalid_param');
+  });
+
+  it('settings: integers required; purge applies them; resendable types', async () => {
+    expect((await admin.get('/shop/v1/email-logs/settings')).body).toEqual({ retention_days_sent: 30, retention_days_failed: 90 });
+    expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 'abc', retention_days_failed: 5 }), 400, 'rest_invalid_param');
+    expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 1.5, retention_days_failed: 5 }), 400, 'rest_invalid_param');
+    expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 5 }), 400, 'rest_missing_callback_param');
+    const saved = await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 7, retention_days_failed: 14 });
+    expect(saved.body).toEqual({ retention_days_sent: 7, retention_days_failed: 14 });
+    expect((await admin.get('/shop/v1/email-logs/settings')).body).toEqual(saved.body);
+    const purge = await admin.post('/shop/v1/email-logs/purge');
+    expect(purge.status).toBe(200);
+    expect(purge.body).toEqual({ purged: true, deleted: 0 });
+    const types = (await admin.get('/shop/v1/email-logs/resendable-types')).body as { type: string }[];
+    expect(types.map((t) => t.type)).toEqual(expect.arrayContaining(['welcome', 'password_reset', 'order_paid', 'admin_new_order']));
+  });
+
+  it.each([
+    ['GET', '/shop/v1/email-logs'],
+    ['GET', '/shop/v1/email-logs/1'],
+    ['DELETE', '/shop/v1/email-logs/1'],
+    ['GET', '/shop/v1/email-logs/settings'],
+    ['POST', '/shop/v1/email-logs/settings'],
+    ['POST', '/shop/v1/email-logs/purge'],
+    ['GET', '/shop/v1/email-logs/resendable-types'],
+    ['POST', '/shop/v1/email-logs/1/resend'],
+    ['DELETE', '/shop/v1/logs'],
+    ['GET', '/shop/v1/logs/settings'],
+    ['POST', '/shop/v1/logs/settings'],
+  ])('%s %s: guest 401, customer 403 (shop_rest_forbidden_context)', async (method, path) => {
+    const json = method === 'GET' ? undefined : {};
+    expectError(await guest().request(method, path, { json }), 401, 'shop_rest_forbidden_context');
+    const c = guest();
+    await c.login('wendy', 'password-1');
+    expectError(await c.request(method, path, { json }), 403, 'shop_rest_forbidden_context');
+  });
+});
+
+describe('/logs', () => {
+  it('records every source\'s activity PII-free; public read; admin filters, delete and settings', async () => {
+    await publishEvent(events, activityLogged('orders'), {
+      status: 'warning',
+      source: 'orders',
+      message: 'Order 77 of pat@example.com failed',
+      contextJson: JSON.stringify({ order_id: 77, email: 'pat@example.com', billing: { first_name: 'Pat' }, from: 'pending' }),
+      customerId: 5,
+      orderId: 77,
+    });
+    await publishEvent(events, activityLogged('payments'), {
+      status: 'error', source: 'payments', message: 'Card 4000000000000002 declined', contextJson: '{"order_id": 78}', customerId: 6, orderId: 78,
+    });
+    const logs = await until(async () => {
+      const list = (await guest().get('/shop/v1/logs?per_page=100')).body as any[];
+      return list.filter((l) => l.context.order_id === 77 || l.context.order_id === 78).length === 2 && list;
+    });
+    const entry = logs.find((l) => l.context.order_id === 77);
+    expect(entry).toEqual({
+      id: expect.any(Number), status: 'warning', source: 'orders', message: 'Order 77 of [redacted] failed',
+      context: { order_id: 77, from: 'pending', billing: {} }, created_at: expect.any(String),
+    });
+    // Every entry, after every event of this file: no email, name or card number.
+    const all = JSON.stringify(logs);
+    expect(all).not.toMatch(/@example\.(com|test)/);
+    expect(all).not.toMatch(/Pat\b|Olga|Zed|4000000000000002/);
+
+    expect((await guest().get('/shop/v1/logs?status=warning')).body.every((l: any) => l.status === 'warning')).toBe(true);
+    expectError(await guest().get('/shop/v1/logs?customer_id=5'), 401, 'shop_rest_forbidden_context');
+    expectError(await guest().get('/shop/v1/logs?order_id=77'), 401, 'shop_rest_forbidden_context');
+    const filtered = await admin.get('/shop/v1/logs?order_id=77');
+    expect(filtered.body.map((l: any) => l.id)).toEqual([entry.id]);
+    expect((await admin.get('/shop/v1/logs?customer_id=6')).body).toHaveLength(1);
+    expectError(await guest().get('/shop/v1/logs?per_page=101'), 400, 'rest_invalid_param');
+    expectError(await guest().get('/shop/v1/logs?status=loud'), 400, 'rest_invalid_param');
+
+    expectError(await admin.delete('/shop/v1/logs', { json: {} }), 400, 'rest_missing_callback_param');
+    expectError(await admin.delete('/shop/v1/logs', { json: { ids: ['x'] } }), 400, 'rest_invalid_param');
+    expect((await admin.delete('/shop/v1/logs', { json: { ids: [entry.id] } })).body).toEqual({ deleted: 1 });
+    expect((await admin.get('/shop/v1/logs?order_id=77')).body).toEqual([]);
+
+    expect((await admin.get('/shop/v1/logs/settings')).body).toEqual({ enabled: true, retention_days: 30 });
+    expectError(await admin.post('/shop/v1/logs/settings', { retention_days: 'x' }), 400, 'rest_invalid_param');
+    expect((await admin.post('/shop/v1/logs/settings', { enabled: false, retention_days: 3 })).body).toEqual({ enabled: false, retention_days: 3 });
+    await publishEvent(events, activityLogged('catalog'), { status: 'info', source: 'catalog', message: 'ignored', contextJson: '{"product_id": 1}', customerId: 0, orderId: 0 });
+    await admin.post('/shop/v1/logs/settings', { enabled: true });
+    await publishEvent(events, activityLogged('catalog'), { status: 'info', source: 'catalog', message: 'recorded', contextJson: '{"product_id": 2}', customerId: 0, orderId: 0 });
+    const catalogLogs = await until(async () => {
+      const list = ((await guest().get('/shop/v1/logs?per_page=100')).body as any[]).filter((l) => l.source === 'catalog');
+      return list.length && list;
+    });
+    expect(catalogLogs.map((l) => l.message)).toEqual(['recorded']);
+  });
+});
