@@ -30,6 +30,7 @@ import { taxRoutes } from './routes/taxes';
 import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
+import { cartServiceRoutes } from './routes/cart';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
@@ -43,6 +44,7 @@ const SHOP_ROUTES: RouteModule[] = [
   taxRoutes,
   shippingRoutes,
   regionRoutes,
+  cartServiceRoutes,
 ];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.

@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, health } from '@storefront/proto';
+import { cart, catalog, customers, fulfillment, health } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -25,6 +25,11 @@ export interface FulfillmentClients {
   regions: PromiseClient<typeof fulfillment.RegionServiceService>;
 }
 
+export interface CartClients {
+  carts: PromiseClient<typeof cart.CartServiceService>;
+  checkout: PromiseClient<typeof cart.CheckoutServiceService>;
+}
+
 /** One channel per backing service; every route reaches its service through these clients. */
 export interface ServiceClients {
   customers: CustomersClients;
@@ -32,6 +37,8 @@ export interface ServiceClients {
   catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
+  /** Absent when CART_GRPC_ADDR is not configured (its routes are then not registered). */
+  cart?: CartClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
   health: Record<string, PromiseClient<typeof health.HealthService>>;
   close(): void;
@@ -45,6 +52,7 @@ export function connectServices(config: GatewayConfig): ServiceClients {
   if (config.FULFILLMENT_GRPC_ADDR) {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
+  if (config.CART_GRPC_ADDR) channels.cart = openChannel('cart', config.CART_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   const c = channels.customers;
   const k = channels.catalog;
   const f = channels.fulfillment;
@@ -68,6 +76,10 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       shipping: bindClient(f, fulfillment.ShippingServiceService),
       quotes: bindClient(f, fulfillment.QuoteServiceService),
       regions: bindClient(f, fulfillment.RegionServiceService),
+    },
+    cart: channels.cart && {
+      carts: bindClient(channels.cart, cart.CartServiceService),
+      checkout: bindClient(channels.cart, cart.CheckoutServiceService),
     },
     health: Object.fromEntries(Object.entries(channels).map(([name, ch]) => [name, bindClient(ch, health.HealthService)])),
     close: () => Object.values(channels).forEach((ch) => ch.close()),

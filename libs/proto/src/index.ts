@@ -7,3 +7,4 @@ export * as customers from './gen/index.shop.customers.v1';
 export * as fulfillment from './gen/index.shop.fulfillment.v1';
 export * as orders from './gen/index.shop.orders.v1';
 export * as payments from './gen/index.shop.payments.v1';
+export * as cart from './gen/index.shop.cart.v1';
