@@ -63,7 +63,8 @@ describe('POST /shop_product', () => {
       manage_stock: true,
       shipping_required: true,
       downloadable: true,
-      downloads: [{ name: 'Manual', file: 'https://files.example.test/manual.pdf' }],
+      downloads: [{ name: 'Manual', file: 'manuals/lamp.pdf' }],
+      download_limit: 5,
       images: ['https://img.example.test/lamp.png'],
     });
     expect(res.status).toBe(201);
@@ -97,7 +98,9 @@ describe('POST /shop_product', () => {
       low_stock_threshold: null,
       shipping_required: true,
       downloadable: true,
-      downloads: [{ id: expect.any(String), name: 'Manual', file: 'https://files.example.test/manual.pdf' }],
+      downloads: [{ id: expect.any(String), name: 'Manual', file: 'manuals/lamp.pdf' }],
+      download_limit: 5,
+      download_expiry: -1,
       bundle_product_ids: [],
       images: ['https://img.example.test/lamp.png'],
     });
@@ -173,6 +176,11 @@ describe('POST /shop_product', () => {
       [{ stock_quantity: 5 }, 400, 'rest_invalid_param'],
       [{ images: ['javascript:alert(1)'] }, 400, 'rest_invalid_param'],
       [{ meta: ['not', 'an', 'object'] }, 400, 'rest_invalid_param'],
+      [{ download_limit: -2 }, 400, 'rest_invalid_param'],
+      [{ download_expiry: 1.5 }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: '/etc/passwd' }] }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: '../secret.pdf' }] }, 400, 'rest_invalid_param'],
+      [{ downloads: [{ name: 'x', file: 'https://evil.example/a.pdf' }] }, 400, 'rest_invalid_param'],
       [{ id: 12 }, 400, 'rest_post_exists'],
     ];
     const outcomes = [];

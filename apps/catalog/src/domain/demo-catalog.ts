@@ -135,7 +135,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
       shippingRequired: false,
       downloadable: true,
       downloads: [
-        { id: '', name: 'Photography Basics (PDF)', file: 'https://downloads.example.test/photography-basics.pdf' },
+        { id: '', name: 'Photography Basics (PDF)', file: 'ebooks/photography-basics.pdf' },
       ],
     },
   },

@@ -1,4 +1,5 @@
 import { CouponCatalog } from './coupons';
+import { CouponRedemptions } from './coupons/redemptions';
 import type { CatalogDeps } from './deps';
 import { Inventory } from './inventory';
 import { CatalogLookup } from './lookup';
@@ -17,6 +18,7 @@ export function createCatalogDomain(deps: CatalogDeps) {
     products: new ProductCatalog(deps),
     terms: new TermCatalog(deps),
     coupons: new CouponCatalog(deps),
+    redemptions: new CouponRedemptions(deps),
     stock: new StockKeeper(deps),
     reservations: new Reservations(deps),
     lookup: new CatalogLookup(deps),

@@ -56,6 +56,8 @@ export interface ProductInput {
   shippingRequired?: boolean;
   downloadable?: boolean;
   downloads?: Array<{ id: string; name: string; file: string }>;
+  downloadLimit?: number;
+  downloadExpiry?: number;
   bundleProductIds?: number[];
   images?: string[];
 }
@@ -72,6 +74,7 @@ const LIMITS = {
   images: 50,
   downloads: 50,
   url: 2048,
+  filePath: 1024,
 };
 
 export function limitText(field: string, value: string, max: number): string {
@@ -135,8 +138,30 @@ export function parseDownloads(downloads: NonNullable<ProductInput['downloads']>
   return downloads.map((d, i) => ({
     id: limitText(`downloads[${i}].id`, d.id.trim(), 100) || randomUUID(),
     name: limitText(`downloads[${i}].name`, d.name.trim(), 200),
-    file: parseUrl(`downloads[${i}].file`, d.file.trim()),
+    file: parseFilePath(`downloads[${i}].file`, d.file.trim()),
   }));
+}
+
+/**
+ * A download's file: a path relative to the store's files directory (FILES_DIR).
+ * Absolute paths, `..` segments, URLs (anything with a scheme), backslashes and
+ * control characters are refused: the server streams files, it never fetches.
+ */
+export function parseFilePath(field: string, value: string): string {
+  const bad = () => invalidParams({ [field]: `${field} must be a path relative to the files directory.` });
+  if (!value || value.length > LIMITS.filePath) throw bad();
+  if (/[\u0000-\u001f\u007f\\]/.test(value) || value.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) {
+    throw bad();
+  }
+  const segments = value.split('/');
+  if (segments.some((s) => s === '..' || s === '.' || s === '')) throw bad();
+  return value;
+}
+
+/** -1 (unlimited / never) or a whole number from 0 up. */
+export function parseDownloadTerm(field: string, value: number): number {
+  if (value === -1) return value;
+  return parseInt4(field, value, 0, MAX_ID);
 }
 
 /** The checked scalar columns present in the input, ready to assign onto the entity. */
@@ -158,6 +183,8 @@ export interface ProductScalars {
   shippingRequired?: boolean;
   downloadable?: boolean;
   downloads?: DownloadFile[];
+  downloadLimit?: number;
+  downloadExpiry?: number;
   images?: string[];
 }
 
@@ -186,6 +213,10 @@ export function parseProductScalars(input: ProductInput): ProductScalars {
   if (input.shippingRequired !== undefined) out.shippingRequired = input.shippingRequired;
   if (input.downloadable !== undefined) out.downloadable = input.downloadable;
   if (input.downloads !== undefined) out.downloads = parseDownloads(input.downloads);
+  if (input.downloadLimit !== undefined) out.downloadLimit = parseDownloadTerm('download_limit', input.downloadLimit);
+  if (input.downloadExpiry !== undefined) {
+    out.downloadExpiry = parseDownloadTerm('download_expiry', input.downloadExpiry);
+  }
   if (input.images !== undefined) out.images = parseImages(input.images);
   return out;
 }

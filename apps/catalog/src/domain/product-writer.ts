@@ -82,6 +82,8 @@ export async function createProduct(
     shippingRequired: true,
     downloadable: false,
     downloads: [],
+    downloadLimit: -1,
+    downloadExpiry: -1,
     bundleProductIds: [],
     images: [],
     ...parsed.scalars,

@@ -80,19 +80,60 @@ export class Reservations {
     await insertReservationLines(em, reservationId, lines);
   }
 
-  /** Payment went through: the units are sold. Idempotent; a released or expired reservation cannot be committed. */
-  async commit(reservationId: string): Promise<ReservationView> {
+  /**
+   * Payment went through: the units are sold. Idempotent. A reservation past its
+   * expiry counts as expired even before the sweeper ran: committing it is 409
+   * `shop_reservation_not_active`, unless the caller says the order was paid
+   * (`orderPaid`): then the sale stands and the units are taken again.
+   */
+  async commit(reservationId: string, options: { orderPaid?: boolean } = {}): Promise<ReservationView> {
     return this.deps.db.em().transactional(async (em) => {
       const reservation = await this.lock(em, reservationId);
-      if (reservation.status === 'active') this.settle(reservation, 'committed');
-      else if (reservation.status !== 'committed') {
-        throw conflict(
-          'shop_reservation_not_active',
-          `The reservation is ${reservation.status}; its units went back to stock.`,
-        );
+      const status = this.statusOf(reservation);
+      if (status === 'active') this.settle(reservation, 'committed');
+      else if (status !== 'committed') {
+        if (!options.orderPaid) {
+          throw conflict('shop_reservation_not_active', `The reservation is ${status}; its units went back to stock.`);
+        }
+        await this.commitPaid(em, reservation);
       }
       return this.view(em, reservation);
     });
+  }
+
+  /**
+   * orders.order_paid (inside the consumer's transaction): the order's
+   * reservation becomes committed, once. One that expired or was released
+   * before the payment takes its units again (movement `order_paid`): the
+   * sale happened, even if the level goes below zero.
+   */
+  async commitPaidOrder(em: EntityManager, reservationId: string): Promise<string> {
+    if (!reservationId) return 'no_reservation';
+    const reservation = await lockReservation(em, reservationId);
+    if (!reservation) return 'unknown_reservation';
+    if (reservation.status === 'committed') return 'already_committed';
+    const outcome = reservation.status === 'active' ? 'committed' : `committed_after_${this.statusOf(reservation)}`;
+    await this.commitPaid(em, reservation);
+    await em.flush();
+    return outcome;
+  }
+
+  /** Commits for a paid order whatever the reservation's state (not yet committed). */
+  private async commitPaid(em: EntityManager, reservation: Reservation): Promise<void> {
+    if (reservation.status !== 'active') {
+      // Expired or released: the units went back; the sale takes them again.
+      const lines = restockQuantities(await reservationLines(em, reservation.id), []);
+      const locked = await lockLevels(em, lines);
+      const changes = lines
+        .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
+        .map((l) => {
+          const before = locked.get(levelKey(l.productId, l.variationId))!;
+          return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
+        });
+      const context = { userId: 0, reason: 'order_paid', note: '', reservationId: reservation.id };
+      await recordLevelChanges(em, this.deps, changes, context);
+    }
+    this.settle(reservation, 'committed');
   }
 
   /** Payment failed or the checkout was abandoned: the units go back. Idempotent. */
@@ -104,9 +145,12 @@ export class Reservations {
         throw conflict('shop_reservation_committed', 'The reservation is committed; cancel its order to restock.');
       }
       if (reservation.status === 'active') {
+        // Past its expiry it counts as expired: the units go back as the sweeper would give them.
+        const expired = this.statusOf(reservation) === 'expired';
         const lines = await reservationLines(em, reservation.id);
-        await this.giveBack(em, reservation.id, restockQuantities(lines, []), movementReason, actor.userId);
-        this.settle(reservation, 'released');
+        const reason = expired ? 'expired' : movementReason;
+        await this.giveBack(em, reservation.id, restockQuantities(lines, []), reason, expired ? 0 : actor.userId);
+        this.settle(reservation, expired ? 'expired' : 'released');
       }
       return this.view(em, reservation);
     });
@@ -146,6 +190,7 @@ export class Reservations {
     em: EntityManager,
     reservationId: string,
     orderLines: readonly StockLineInput[],
+    reason: 'order_cancelled' | 'order_failed' = 'order_cancelled',
   ): Promise<string> {
     if (!reservationId) return 'no_reservation';
     const reservation = await lockReservation(em, reservationId);
@@ -153,7 +198,7 @@ export class Reservations {
     if (reservation.status !== 'active' && reservation.status !== 'committed') return `already_${reservation.status}`;
     const lines = await reservationLines(em, reservation.id);
     const restock = restockQuantities(lines, reservation.status === 'active' ? [] : orderLines);
-    await this.giveBack(em, reservation.id, restock, 'order_cancelled', 0);
+    await this.giveBack(em, reservation.id, restock, reason, 0);
     this.settle(reservation, 'released');
     await em.flush();
     return 'restocked';
@@ -190,6 +235,12 @@ export class Reservations {
     return reservation;
   }
 
+  /** The status as callers must see it: an active reservation past `expires_at` is expired. */
+  private statusOf(reservation: Reservation): ReservationStatus {
+    const status = reservation.status as ReservationStatus;
+    return status === 'active' && reservation.expiresAt.getTime() <= this.deps.now().getTime() ? 'expired' : status;
+  }
+
   private settle(reservation: Reservation, status: ReservationStatus): void {
     reservation.status = status;
     reservation.settledAt = this.deps.now();
@@ -199,7 +250,7 @@ export class Reservations {
     const lines = await reservationLines(em, reservation.id);
     return {
       id: reservation.id,
-      status: reservation.status as ReservationStatus,
+      status: this.statusOf(reservation),
       createdAt: reservation.createdAt,
       expiresAt: reservation.expiresAt,
       lines: lines.map((l) => ({ productId: l.productId, variationId: l.variationId, quantity: l.quantity })),

@@ -1,4 +1,3 @@
-import { DomainError } from '@storefront/errors';
 import { catalog } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CatalogDomain } from '../domain';
@@ -28,12 +27,11 @@ export function couponHandlers(domain: CatalogDomain): ServiceHandlers<typeof ca
       const coupon = await coupons.findByCode(req.code);
       return { coupon: coupon ? toProtoCoupon(coupon) : undefined };
     },
-    // Placeholders until coupon redemption lands (wt/catalog replaces them).
-    async redeemCoupons() {
-      throw new DomainError('shop_not_implemented', 501, 'Coupon redemption is not available yet.');
+    async redeemCoupons(req) {
+      return domain.redemptions.redeem(req);
     },
-    async releaseCoupons() {
-      throw new DomainError('shop_not_implemented', 501, 'Coupon redemption is not available yet.');
+    async releaseCoupons(req) {
+      return { released: await domain.redemptions.release(req) };
     },
   };
 }

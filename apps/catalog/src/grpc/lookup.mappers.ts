@@ -27,6 +27,9 @@ function toProtoPurchasable(p: PurchasableData): catalog.Purchasable {
     },
     bundleProductIds: p.product.bundleProductIds,
     shopProductCategory: p.categoryIds,
+    downloads: p.product.downloads,
+    downloadLimit: p.product.downloadLimit,
+    downloadExpiry: p.product.downloadExpiry,
   };
 }
 

@@ -31,6 +31,8 @@ export function fromProductFields(f: catalog.ProductFields | undefined): Product
     shippingRequired: f.shippingRequired,
     downloadable: f.downloadable,
     downloads: f.downloads?.items,
+    downloadLimit: f.downloadLimit,
+    downloadExpiry: f.downloadExpiry,
     bundleProductIds: f.bundleProductIds?.ids,
     images: f.images?.values,
   };
@@ -101,5 +103,7 @@ export function toProtoProduct(view: ProductView): catalog.Product {
     downloads: p.downloads,
     bundleProductIds: p.bundleProductIds,
     images: p.images,
+    downloadLimit: p.downloadLimit,
+    downloadExpiry: p.downloadExpiry,
   };
 }

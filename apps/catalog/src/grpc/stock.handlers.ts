@@ -19,7 +19,7 @@ export function stockHandlers(domain: CatalogDomain): ServiceHandlers<typeof cat
       return { reservation: toProtoReservation(reservation), replayed };
     },
     async commitReservation(req) {
-      return { reservation: toProtoReservation(await reservations.commit(req.reservationId)) };
+      return { reservation: toProtoReservation(await reservations.commit(req.reservationId, { orderPaid: req.orderPaid })) };
     },
     async releaseReservation(req, caller) {
       return { reservation: toProtoReservation(await reservations.release(caller, req.reservationId, req.reason)) };

@@ -51,6 +51,10 @@ export const Product = defineEntity({
     shippingRequired: p.boolean().default(true),
     downloadable: p.boolean().default(false),
     downloads: p.json<DownloadFile[]>(),
+    /** Downloads per granted file; -1: unlimited. */
+    downloadLimit: p.integer().default(-1),
+    /** Days after purchase a download works; -1: never expires. */
+    downloadExpiry: p.integer().default(-1),
     bundleProductIds: p.json<number[]>(),
     images: p.json<string[]>(),
     /** Bumped by a trigger on every update (product ETags); never written by the application. */
@@ -238,6 +242,38 @@ export const ReservationLine = defineEntity({
 });
 export type ReservationLine = InferEntity<typeof ReservationLine>;
 
+/**
+ * One use of a coupon by a checkout (the redemption key) while `active`;
+ * `coupons.usage_count` counts the active ones. Released when the payment
+ * fails or the order is cancelled.
+ */
+export const CouponRedemption = defineEntity({
+  name: 'CouponRedemption',
+  tableName: 'coupon_redemptions',
+  uniques: [{ name: 'coupon_redemptions_key_coupon_unique', properties: ['redemptionKey', 'couponId'] }],
+  indexes: [
+    { name: 'coupon_redemptions_coupon_status_idx', properties: ['couponId', 'status'] },
+    { name: 'coupon_redemptions_order_idx', properties: ['orderId'] },
+    { name: 'coupon_redemptions_reservation_idx', properties: ['reservationId'] },
+  ],
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    redemptionKey: p.string().length(200),
+    couponId: p.integer(),
+    code: p.string().length(200),
+    orderId: p.bigint('number').default(0),
+    reservationId: p.string().length(100).default(''),
+    customerId: p.bigint('number').default(0),
+    /** Lower-cased; per-user limits of guests count by it. */
+    email: p.string().length(320).default(''),
+    /** active | released */
+    status: p.string().length(20),
+    createdAt: p.datetime(),
+    releasedAt: p.datetime().nullable(),
+  },
+});
+export type CouponRedemption = InferEntity<typeof CouponRedemption>;
+
 export const entities = [
   Product,
   Price,
@@ -249,4 +285,5 @@ export const entities = [
   StockMovement,
   Reservation,
   ReservationLine,
+  CouponRedemption,
 ];

@@ -121,6 +121,8 @@ function productFromRow(row: Record<string, unknown>): Product {
     shippingRequired: row.shipping_required,
     downloadable: row.downloadable,
     downloads: row.downloads,
+    downloadLimit: Number(row.download_limit),
+    downloadExpiry: Number(row.download_expiry),
     bundleProductIds: row.bundle_product_ids,
     images: row.images,
     version: Number(row.version),

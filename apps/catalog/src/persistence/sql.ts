@@ -10,6 +10,7 @@ export const T = {
   stockMovements: '"catalog"."stock_movements"',
   reservations: '"catalog"."reservations"',
   reservationLines: '"catalog"."reservation_lines"',
+  couponRedemptions: '"catalog"."coupon_redemptions"',
 } as const;
 
 /** A LIKE/ILIKE pattern matching `text` anywhere, with the pattern's own wildcards escaped. */

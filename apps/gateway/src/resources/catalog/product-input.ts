@@ -44,7 +44,7 @@ const Download = Type.Object(
   {
     id: Type.Optional(Type.String({ maxLength: 100, description: 'Generated when absent.' })),
     name: Type.String({ maxLength: 200 }),
-    file: Type.String({ maxLength: 2048, description: 'Absolute http(s) URL.' }),
+    file: Type.String({ maxLength: 1024, description: 'Path relative to the files directory (FILES_DIR); no absolute path, `..` or URL.' }),
   },
   { additionalProperties: false },
 );
@@ -74,6 +74,8 @@ const productWritable = {
   shipping_required: Type.Boolean({ description: 'Default: true.' }),
   downloadable: Type.Boolean(),
   downloads: Type.Array(Download, { maxItems: 50 }),
+  download_limit: Int4('Downloads per file; -1: unlimited (default).', -1),
+  download_expiry: Int4('Days after purchase a download works; -1: never (default).', -1),
   bundle_product_ids: IdArray('Products of a bundle.'),
   images: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50, description: 'Image URLs.' }),
 };
@@ -149,6 +151,8 @@ export function productFields(body: ProductWrite): catalog.ProductFields {
     shippingRequired: body.shipping_required,
     downloadable: body.downloadable,
     downloads: body.downloads && { items: body.downloads.map((d) => ({ id: d.id ?? '', name: d.name, file: d.file })) },
+    downloadLimit: body.download_limit,
+    downloadExpiry: body.download_expiry,
     bundleProductIds: idList(body.bundle_product_ids),
     images: body.images && { values: body.images },
   };

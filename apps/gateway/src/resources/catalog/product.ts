@@ -69,6 +69,8 @@ export const ProductSchema = Type.Object({
   shipping_required: Type.Boolean(inViewEdit),
   downloadable: Type.Boolean(inViewEdit),
   downloads: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), file: Type.String() }), inViewEdit),
+  download_limit: Type.Integer(inViewEdit),
+  download_expiry: Type.Integer(inViewEdit),
   bundle_product_ids: Type.Array(Type.Integer(), inViewEdit),
   images: Type.Array(Type.String(), { ...inViewEdit, description: 'Image URLs, the first one the main image.' }),
 });
@@ -137,6 +139,8 @@ export function productResource(p: catalog.Product, view: Presentation) {
     shipping_required: p.shippingRequired,
     downloadable: p.downloadable,
     downloads: p.downloads.map((d) => ({ id: d.id, name: d.name, file: d.file })),
+    download_limit: p.downloadLimit,
+    download_expiry: p.downloadExpiry,
     bundle_product_ids: p.bundleProductIds,
     images: p.images,
     _links: productLinks(p, view),

@@ -76,6 +76,12 @@ export interface RedeemCouponsRequest {
   email: string;
   /** Coupon codes, case-insensitive. */
   codes: string[];
+  /**
+   * The checkout's stock reservation (the saga id), if any: the order events carry it,
+   * so the catalog links the redemption to its order (order_placed / order_paid) and
+   * releases it with the order (order_failed / order_cancelled).
+   */
+  reservationId?: string | undefined;
 }
 
 export interface RedeemCouponsResponse {
@@ -845,7 +851,7 @@ export const FindCouponByCodeResponse: MessageFns<FindCouponByCodeResponse> = {
 };
 
 function createBaseRedeemCouponsRequest(): RedeemCouponsRequest {
-  return { redemptionKey: "", orderId: 0, customerId: 0, email: "", codes: [] };
+  return { redemptionKey: "", orderId: 0, customerId: 0, email: "", codes: [], reservationId: undefined };
 }
 
 export const RedeemCouponsRequest: MessageFns<RedeemCouponsRequest> = {
@@ -864,6 +870,9 @@ export const RedeemCouponsRequest: MessageFns<RedeemCouponsRequest> = {
     }
     for (const v of message.codes) {
       writer.uint32(42).string(v!);
+    }
+    if (message.reservationId !== undefined) {
+      writer.uint32(50).string(message.reservationId);
     }
     return writer;
   },
@@ -921,6 +930,14 @@ export const RedeemCouponsRequest: MessageFns<RedeemCouponsRequest> = {
             message.codes.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -943,6 +960,7 @@ export const RedeemCouponsRequest: MessageFns<RedeemCouponsRequest> = {
     message.customerId = object.customerId ?? 0;
     message.email = object.email ?? "";
     message.codes = object.codes?.map((e) => e) || [];
+    message.reservationId = object.reservationId ?? undefined;
     return message;
   },
 };

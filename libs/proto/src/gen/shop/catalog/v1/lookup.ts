@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { handleUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { Variation } from "./types";
+import { Download, Variation } from "./types";
 
 export interface PurchasableRef {
   priceId: number;
@@ -53,6 +53,12 @@ export interface Purchasable {
   stock?: PurchasableStock | undefined;
   bundleProductIds: number[];
   shopProductCategory: number[];
+  /** Downloadable products: the files (paths relative to FILES_DIR) and the grant terms. */
+  downloads: Download[];
+  /** -1: unlimited. */
+  downloadLimit: number;
+  /** Days after purchase; -1: never. */
+  downloadExpiry: number;
 }
 
 /**
@@ -330,6 +336,9 @@ function createBasePurchasable(): Purchasable {
     stock: undefined,
     bundleProductIds: [],
     shopProductCategory: [],
+    downloads: [],
+    downloadLimit: 0,
+    downloadExpiry: 0,
   };
 }
 
@@ -399,6 +408,15 @@ export const Purchasable: MessageFns<Purchasable> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    for (const v of message.downloads) {
+      Download.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.downloadLimit !== 0) {
+      writer.uint32(168).int32(message.downloadLimit);
+    }
+    if (message.downloadExpiry !== 0) {
+      writer.uint32(176).int32(message.downloadExpiry);
     }
     return writer;
   },
@@ -588,6 +606,30 @@ export const Purchasable: MessageFns<Purchasable> = {
 
             break;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.downloads.push(Download.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.downloadLimit = reader.int32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.downloadExpiry = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -626,6 +668,9 @@ export const Purchasable: MessageFns<Purchasable> = {
       : undefined;
     message.bundleProductIds = object.bundleProductIds?.map((e) => e) || [];
     message.shopProductCategory = object.shopProductCategory?.map((e) => e) || [];
+    message.downloads = object.downloads?.map((e) => Download.fromPartial(e)) || [];
+    message.downloadLimit = object.downloadLimit ?? 0;
+    message.downloadExpiry = object.downloadExpiry ?? 0;
     return message;
   },
 };

@@ -108,6 +108,12 @@ export interface ReserveStockResponse {
 
 export interface CommitReservationRequest {
   reservationId: string;
+  /**
+   * The order was paid: a reservation that expired (or was released) before the
+   * payment is committed anyway, taking its units again (the sale happened).
+   * Without it, committing an expired reservation is 409 shop_reservation_not_active.
+   */
+  orderPaid?: boolean | undefined;
 }
 
 export interface CommitReservationResponse {
@@ -1141,13 +1147,16 @@ export const ReserveStockResponse: MessageFns<ReserveStockResponse> = {
 };
 
 function createBaseCommitReservationRequest(): CommitReservationRequest {
-  return { reservationId: "" };
+  return { reservationId: "", orderPaid: undefined };
 }
 
 export const CommitReservationRequest: MessageFns<CommitReservationRequest> = {
   encode(message: CommitReservationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.reservationId !== "") {
       writer.uint32(10).string(message.reservationId);
+    }
+    if (message.orderPaid !== undefined) {
+      writer.uint32(16).bool(message.orderPaid);
     }
     return writer;
   },
@@ -1173,6 +1182,14 @@ export const CommitReservationRequest: MessageFns<CommitReservationRequest> = {
             message.reservationId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orderPaid = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1191,6 +1208,7 @@ export const CommitReservationRequest: MessageFns<CommitReservationRequest> = {
   fromPartial(object: DeepPartial<CommitReservationRequest>): CommitReservationRequest {
     const message = createBaseCommitReservationRequest();
     message.reservationId = object.reservationId ?? "";
+    message.orderPaid = object.orderPaid ?? undefined;
     return message;
   },
 };

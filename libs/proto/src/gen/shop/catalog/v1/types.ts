@@ -191,6 +191,10 @@ export interface Product {
   downloads: Download[];
   bundleProductIds: number[];
   images: string[];
+  /** Downloads per granted file; -1: unlimited. */
+  downloadLimit: number;
+  /** Days after purchase a download link works; -1: never expires. */
+  downloadExpiry: number;
 }
 
 /** Writable product fields: absent fields keep their value on update and take the default on create. */
@@ -250,7 +254,15 @@ export interface ProductFields {
   downloadable?: boolean | undefined;
   downloads?: DownloadList | undefined;
   bundleProductIds?: IdList | undefined;
-  images?: StringList | undefined;
+  images?:
+    | StringList
+    | undefined;
+  /** -1 (default) or a count >= 0. */
+  downloadLimit?:
+    | number
+    | undefined;
+  /** -1 (default) or days >= 0. */
+  downloadExpiry?: number | undefined;
 }
 
 /** A product category or tag. */
@@ -1648,6 +1660,8 @@ function createBaseProduct(): Product {
     downloads: [],
     bundleProductIds: [],
     images: [],
+    downloadLimit: 0,
+    downloadExpiry: 0,
   };
 }
 
@@ -1751,6 +1765,12 @@ export const Product: MessageFns<Product> = {
     }
     for (const v of message.images) {
       writer.uint32(234).string(v!);
+    }
+    if (message.downloadLimit !== 0) {
+      writer.uint32(240).int32(message.downloadLimit);
+    }
+    if (message.downloadExpiry !== 0) {
+      writer.uint32(248).int32(message.downloadExpiry);
     }
     return writer;
   },
@@ -2030,6 +2050,22 @@ export const Product: MessageFns<Product> = {
             message.images.push(reader.string());
             continue;
           }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.downloadLimit = reader.int32();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.downloadExpiry = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2076,6 +2112,8 @@ export const Product: MessageFns<Product> = {
     message.downloads = object.downloads?.map((e) => Download.fromPartial(e)) || [];
     message.bundleProductIds = object.bundleProductIds?.map((e) => e) || [];
     message.images = object.images?.map((e) => e) || [];
+    message.downloadLimit = object.downloadLimit ?? 0;
+    message.downloadExpiry = object.downloadExpiry ?? 0;
     return message;
   },
 };
@@ -2108,6 +2146,8 @@ function createBaseProductFields(): ProductFields {
     downloads: undefined,
     bundleProductIds: undefined,
     images: undefined,
+    downloadLimit: undefined,
+    downloadExpiry: undefined,
   };
 }
 
@@ -2190,6 +2230,12 @@ export const ProductFields: MessageFns<ProductFields> = {
     }
     if (message.images !== undefined) {
       StringList.encode(message.images, writer.uint32(210).fork()).join();
+    }
+    if (message.downloadLimit !== undefined) {
+      writer.uint32(216).int32(message.downloadLimit);
+    }
+    if (message.downloadExpiry !== undefined) {
+      writer.uint32(224).int32(message.downloadExpiry);
     }
     return writer;
   },
@@ -2415,6 +2461,22 @@ export const ProductFields: MessageFns<ProductFields> = {
             message.images = StringList.decode(reader, reader.uint32());
             continue;
           }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.downloadLimit = reader.int32();
+            continue;
+          }
+          case 28: {
+            if (tag !== 224) {
+              break;
+            }
+
+            message.downloadExpiry = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2472,6 +2534,8 @@ export const ProductFields: MessageFns<ProductFields> = {
     message.images = (object.images !== undefined && object.images !== null)
       ? StringList.fromPartial(object.images)
       : undefined;
+    message.downloadLimit = object.downloadLimit ?? undefined;
+    message.downloadExpiry = object.downloadExpiry ?? undefined;
     return message;
   },
 };
