@@ -30,6 +30,7 @@ import { taxRoutes } from './routes/taxes';
 import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
+import { ORDER_ROUTES } from './routes/orders';
 import { cartServiceRoutes } from './routes/cart';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
@@ -44,6 +45,7 @@ const SHOP_ROUTES: RouteModule[] = [
   taxRoutes,
   shippingRoutes,
   regionRoutes,
+  ...ORDER_ROUTES,
   cartServiceRoutes,
 ];
 

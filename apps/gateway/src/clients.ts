@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { cart, catalog, customers, fulfillment, health } from '@storefront/proto';
+import { cart, catalog, customers, fulfillment, health, orders } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -25,6 +25,12 @@ export interface FulfillmentClients {
   regions: PromiseClient<typeof fulfillment.RegionServiceService>;
 }
 
+export interface OrdersClients {
+  admin: PromiseClient<typeof orders.OrderAdminServiceService>;
+  mine: PromiseClient<typeof orders.CustomerOrderServiceService>;
+  checkout: PromiseClient<typeof orders.OrderCheckoutServiceService>;
+}
+
 export interface CartClients {
   carts: PromiseClient<typeof cart.CartServiceService>;
   checkout: PromiseClient<typeof cart.CheckoutServiceService>;
@@ -37,6 +43,8 @@ export interface ServiceClients {
   catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
+  /** Absent when ORDERS_GRPC_ADDR is not configured (its routes are then not registered). */
+  orders?: OrdersClients;
   /** Absent when CART_GRPC_ADDR is not configured (its routes are then not registered). */
   cart?: CartClients;
   /** grpc.health.v1 of every backing service, by service name (for /readyz). */
@@ -52,6 +60,7 @@ export function connectServices(config: GatewayConfig): ServiceClients {
   if (config.FULFILLMENT_GRPC_ADDR) {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
+  if (config.ORDERS_GRPC_ADDR) channels.orders = openChannel('orders', config.ORDERS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   if (config.CART_GRPC_ADDR) channels.cart = openChannel('cart', config.CART_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   const c = channels.customers;
   const k = channels.catalog;
@@ -76,6 +85,11 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       shipping: bindClient(f, fulfillment.ShippingServiceService),
       quotes: bindClient(f, fulfillment.QuoteServiceService),
       regions: bindClient(f, fulfillment.RegionServiceService),
+    },
+    orders: channels.orders && {
+      admin: bindClient(channels.orders, orders.OrderAdminServiceService),
+      mine: bindClient(channels.orders, orders.CustomerOrderServiceService),
+      checkout: bindClient(channels.orders, orders.OrderCheckoutServiceService),
     },
     cart: channels.cart && {
       carts: bindClient(channels.cart, cart.CartServiceService),

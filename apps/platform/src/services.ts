@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@storefront/service-kit';
 import { customersService } from '@storefront/customers';
 import { catalogService } from '@storefront/catalog';
 import { fulfillmentService } from '@storefront/fulfillment';
+import { ordersService } from '@storefront/orders';
 import { cartService } from '@storefront/cart';
 
 /** A service of the platform and the gateway variable that carries its address. */
@@ -16,5 +17,6 @@ export const PLATFORM_SERVICES: PlatformService[] = [
   { definition: customersService, addressVariable: 'CUSTOMERS_GRPC_ADDR' },
   { definition: catalogService, addressVariable: 'CATALOG_GRPC_ADDR' },
   { definition: fulfillmentService, addressVariable: 'FULFILLMENT_GRPC_ADDR' },
+  { definition: ordersService, addressVariable: 'ORDERS_GRPC_ADDR' },
   { definition: cartService, addressVariable: 'CART_GRPC_ADDR' },
 ];

@@ -6,5 +6,6 @@
 /* eslint-disable */
 
 export * from "./shop/orders/v1/types";
+export * from "./shop/orders/v1/admin";
 export * from "./shop/orders/v1/checkout";
 export * from "./shop/orders/v1/events";

@@ -1,0 +1,210 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '@storefront/events';
+import { activityLogged, OrderEvents } from '@storefront/domain-events';
+import { fromMinor } from '@storefront/money';
+import type { orders } from '@storefront/proto';
+import { insertStatusChange, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
+import type { Actor } from '../deps';
+import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/order-states';
+import type { Order } from './order-types';
+
+const ACTIVITY = activityLogged('orders');
+
+export function eventLines(order: Order): orders.OrderCancelledLine[] {
+  return order.lineItems.map((l) => ({
+    productId: l.productId,
+    variationId: l.variationId,
+    quantity: l.quantity,
+    priceId: l.priceId,
+    lineId: l.id,
+    downloadable: l.downloadable,
+    name: l.name,
+    total: fromMinor(l.total),
+  }));
+}
+
+/** Publishes order_placed (an order reached pending_payment, or an admin created one). */
+export function recordPlaced(em: EntityManager, order: Order, now: Date): void {
+  recordEvent(em, OrderEvents.orderPlaced, {
+    orderId: order.id,
+    customerId: order.customerId,
+    status: order.status,
+    currency: order.currency,
+    total: fromMinor(order.total),
+    lines: eventLines(order),
+    couponCodes: order.couponCodes,
+    reservationId: order.reservationId,
+    paymentMethod: order.paymentMethod,
+    billingEmail: order.billing.email,
+    billingFirstName: order.billing.firstName,
+    orderKey: order.orderKey,
+    createdAt: now,
+  });
+  recordActivity(em, order, 'info', `Order #${order.id} placed.`, { order_id: order.id, status: order.status });
+}
+
+/** A PII-free activity-log entry (ids and statuses only). */
+export function recordActivity(
+  em: EntityManager,
+  order: Order,
+  status: 'info' | 'success' | 'warning' | 'error',
+  message: string,
+  context: Record<string, unknown>,
+): void {
+  recordEvent(em, ACTIVITY, {
+    status,
+    source: 'orders',
+    message,
+    contextJson: JSON.stringify(context),
+    customerId: order.customerId,
+    orderId: order.id,
+  });
+}
+
+export interface TransitionExtras {
+  cause: TransitionCause;
+  actor: Actor;
+  note?: string;
+  /** Other field changes committed with the status (transaction id, payment method...). */
+  changes?: OrderFieldChanges;
+  /** For order_refunded. */
+  refund?: { amount: number; reason: string };
+  failureReason?: string;
+}
+
+/**
+ * Applies a planned transition inside the caller's transaction: the new status
+ * (and paid_status / dates the effect implies), a status-history row (who,
+ * when, from, to), order_status_changed, the effect's own event and an
+ * activity-log entry. Returns the order as it now is (lines unchanged).
+ */
+export async function applyTransition(
+  em: EntityManager,
+  order: Order,
+  plan: TransitionPlan,
+  extras: TransitionExtras,
+  now: Date,
+): Promise<Order> {
+  const changes: OrderFieldChanges = { ...extras.changes, status: plan.to };
+  if (plan.effect === 'paid') {
+    changes.paidStatus = 'paid';
+    changes.datePaid = now;
+  }
+  if (plan.to === 'completed' && !order.dateCompleted) changes.dateCompleted = now;
+  if (plan.effect === 'refunded') {
+    changes.paidStatus = 'refunded';
+    changes.refundedTotal = order.total;
+  }
+  await updateOrderFields(em, order.id, changes, now);
+  await insertStatusChange(em, {
+    orderId: order.id,
+    fromStatus: plan.from,
+    toStatus: plan.to,
+    byUserId: extras.actor.userId,
+    cause: extras.cause,
+    note: extras.note ?? '',
+    changedAt: now,
+  });
+  const next: Order = {
+    ...order,
+    ...stripUndefined(changes),
+    status: plan.to,
+    dateModified: now,
+  } as Order;
+
+  recordEvent(em, OrderEvents.orderStatusChanged, {
+    orderId: order.id,
+    fromStatus: plan.from,
+    toStatus: plan.to,
+    byUserId: extras.actor.userId,
+    changedAt: now,
+  });
+  recordActivity(em, next, statusTone(plan.to), `Order #${order.id} status changed from ${plan.from} to ${plan.to}.`, {
+    order_id: order.id,
+    from: plan.from,
+    to: plan.to,
+    by_user_id: extras.actor.userId,
+    cause: extras.cause,
+  });
+
+  switch (plan.effect) {
+    case 'placed':
+      recordPlaced(em, next, now);
+      break;
+    case 'paid':
+      recordEvent(em, OrderEvents.orderPaid, {
+        orderId: next.id,
+        customerId: next.customerId,
+        currency: next.currency,
+        total: fromMinor(next.total),
+        subtotal: fromMinor(next.subtotal),
+        discountTotal: fromMinor(next.discountTotal),
+        shippingTotal: fromMinor(next.shippingTotal),
+        totalTax: fromMinor(next.totalTax),
+        lines: eventLines(next),
+        couponCodes: next.couponCodes,
+        reservationId: next.reservationId,
+        paymentMethod: next.paymentMethod,
+        transactionId: next.transactionId,
+        status: next.status,
+        billingEmail: next.billing.email,
+        billingFirstName: next.billing.firstName,
+        orderKey: next.orderKey,
+        paidAt: now,
+      });
+      break;
+    case 'failed':
+      recordEvent(em, OrderEvents.orderFailed, {
+        orderId: next.id,
+        customerId: next.customerId,
+        reservationId: next.reservationId,
+        couponCodes: next.couponCodes,
+        lines: eventLines(next),
+        reason: extras.failureReason ?? extras.note ?? '',
+      });
+      break;
+    case 'cancelled':
+      recordEvent(em, OrderEvents.orderCancelled, {
+        orderId: next.id,
+        reservationId: next.reservationId,
+        lines: eventLines(next),
+        customerId: next.customerId,
+        couponCodes: next.couponCodes,
+        wasPaid: order.paidStatus === 'paid',
+        total: fromMinor(next.total),
+        currency: next.currency,
+        previousStatus: plan.from,
+        billingEmail: next.billing.email,
+        billingFirstName: next.billing.firstName,
+        orderKey: next.orderKey,
+      });
+      break;
+    case 'refunded':
+      recordEvent(em, OrderEvents.orderRefunded, {
+        orderId: next.id,
+        customerId: next.customerId,
+        amount: fromMinor(extras.refund?.amount ?? next.total),
+        currency: next.currency,
+        full: true,
+        billingEmail: next.billing.email,
+        billingFirstName: next.billing.firstName,
+        orderKey: next.orderKey,
+        reason: extras.refund?.reason ?? '',
+      });
+      break;
+    default:
+      break;
+  }
+  return next;
+}
+
+function statusTone(to: OrderStatus): 'info' | 'success' | 'warning' | 'error' {
+  if (to === 'completed' || to === 'processing') return 'success';
+  if (to === 'failed') return 'error';
+  if (to === 'cancelled' || to === 'refunded') return 'warning';
+  return 'info';
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

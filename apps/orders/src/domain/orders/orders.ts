@@ -1,0 +1,586 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isDecimal, toMinor } from '@storefront/money';
+import {
+  deleteOrder,
+  findIdByCheckoutKey,
+  findOrder,
+  insertOrder,
+  insertStatusChange,
+  listOrders,
+  readOrder,
+  replaceContent,
+  statusHistory,
+  updateOrderFields,
+  type OrderFieldChanges,
+} from '../../persistence/orders.repository';
+import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
+import { invalidOrderInput, lineItemNotFound, orderNotFound, refundUnsupported } from '../errors';
+import {
+  alreadyPaid,
+  notPayable,
+  invalidStatus,
+  isEditable,
+  isOrderStatus,
+  needsPayment,
+  notEditable,
+  paidStatusFor,
+  planCustomerCancel,
+  planTransition,
+  type OrderStatus,
+} from '../status/order-states';
+import { applyTransition, recordPlaced } from './lifecycle';
+import type {
+  Address,
+  LineInput,
+  NewOrder,
+  Order,
+  OrderContent,
+  OrderListQuery,
+  OrderPage,
+  StatusChange,
+} from './order-types';
+import { emptyAddress } from './order-types';
+import { parseMeta, Pricing } from './pricing';
+
+/** What the checkout (cart's saga) sends to create an order; amounts are decimal strings. */
+export interface CheckoutOrderInput {
+  checkoutKey: string;
+  draftOrderId: number;
+  status: string;
+  customerId: number;
+  currency: string;
+  billing: Address | undefined;
+  shipping: Address | undefined;
+  customerNote: string;
+  paymentMethod: string;
+  paymentMethodTitle: string;
+  createdVia: string;
+  reservationId: string;
+  couponCodes: string[];
+  lineItems: Array<{
+    productId: number;
+    priceId: number;
+    variationId: number;
+    name: string;
+    quantity: number;
+    price: string;
+    subtotal: string;
+    discount: string;
+    tax: string;
+    total: string;
+    downloadable: boolean;
+    shippingRequired: boolean;
+    sku: string;
+    metaJson: string;
+  }>;
+  shippingLines: Array<{ methodId: string; instanceId: number; rateId: string; label: string; total: string; totalTax: string }>;
+  couponLines: Array<{ code: string; discount: string }>;
+  taxLines: Array<{ rateId: number; label: string; compound: boolean; rate: string; taxTotal: string; shippingTaxTotal: string }>;
+  subtotal: string;
+  discountTotal: string;
+  shippingTotal: string;
+  totalTax: string;
+  total: string;
+}
+
+export interface AdminOrderInput {
+  status: string;
+  currency: string;
+  customerId: number;
+  paymentMethod: string;
+  paymentMethodTitle: string;
+  customerNote: string;
+  billing: Address | undefined;
+  shipping: Address | undefined;
+  lineItems: LineInput[];
+  metaData: Array<{ key: string; valueJson: string }>;
+  setPaid: boolean;
+  transactionId: string;
+}
+
+export interface OrderUpdate {
+  status?: string;
+  currency?: string;
+  customerId?: number;
+  paymentMethod?: string;
+  paymentMethodTitle?: string;
+  customerNote?: string;
+  billing?: Address;
+  shipping?: Address;
+  lineItems: LineInput[];
+  metaData: Array<{ key: string; valueJson: string }>;
+  setPaid: boolean;
+  transactionId?: string;
+  reason: string;
+}
+
+export type PaymentOutcome = 'paid' | 'on_hold' | 'failed' | 'requires_action';
+
+const newOrderKey = () => `order_${randomBytes(12).toString('base64url')}`;
+
+function money(value: string, field: string): number {
+  if (!value) return 0;
+  if (!isDecimal(value)) throw invalidOrderInput({ [field]: `"${value}" is not a decimal amount.` });
+  try {
+    return toMinor(value);
+  } catch {
+    throw invalidOrderInput({ [field]: `"${value}" has more than 2 decimal places.` });
+  }
+}
+
+const noNul = (value: string) => !value.includes('\u0000');
+
+/** Orders: the record, its life through the state machine, the admin and the customer views. */
+export class Orders {
+  private readonly pricing: Pricing;
+
+  constructor(private readonly deps: OrdersDeps) {
+    this.pricing = new Pricing(deps);
+  }
+
+  private tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.deps.db.em().transactional(work);
+  }
+
+  private async locked(em: EntityManager, id: number): Promise<Order> {
+    const order = await findOrder(em, id, true);
+    if (!order) throw orderNotFound();
+    return order;
+  }
+
+  // ---- Checkout (cart, payments) ----
+
+  /** Creates (or promotes a draft into) the order of a checkout; idempotent by checkout key. */
+  async createFromCheckout(input: CheckoutOrderInput, actor: Actor): Promise<{ order: Order; existing: boolean }> {
+    if (!input.checkoutKey || input.checkoutKey.length > 255 || !noNul(input.checkoutKey)) {
+      throw invalidOrderInput({ checkout_key: 'checkout_key is required (at most 255 characters).' });
+    }
+    const status = input.status || 'pending_payment';
+    if (status !== 'pending_payment' && status !== 'checkout_draft') {
+      throw invalidOrderInput({ status: 'status must be pending_payment or checkout_draft.' });
+    }
+    const content = this.checkoutContent(input);
+    const now = this.deps.now();
+    return this.tx(async (em) => {
+      const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
+      if (existingId && existingId !== input.draftOrderId) {
+        return { order: (await findOrder(em, existingId))!, existing: true };
+      }
+      if (input.draftOrderId) {
+        const draft = await this.locked(em, input.draftOrderId);
+        if (draft.customerId !== input.customerId) throw orderNotFound();
+        if (draft.status !== 'checkout_draft') {
+          if (draft.checkoutKey === input.checkoutKey) return { order: draft, existing: true };
+          throw invalidOrderInput({ draft_order_id: 'The draft order has already been placed.' });
+        }
+        await replaceContent(em, draft.id, content);
+        await updateOrderFields(em, draft.id, {
+          checkoutKey: input.checkoutKey,
+          currency: input.currency || draft.currency,
+          billing: input.billing ?? draft.billing,
+          shipping: input.shipping ?? draft.shipping,
+          customerNote: input.customerNote,
+          paymentMethod: input.paymentMethod,
+          paymentMethodTitle: input.paymentMethodTitle,
+          reservationId: input.reservationId,
+          couponCodes: input.couponCodes,
+        }, now);
+        let order = (await findOrder(em, draft.id))!;
+        if (status === 'pending_payment') {
+          const plan = planTransition(order, 'pending_payment', 'checkout');
+          if (plan) order = await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
+        }
+        return { order: (await findOrder(em, draft.id))!, existing: false };
+      }
+      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content), now);
+      if (id === null) {
+        const twin = await findIdByCheckoutKey(em, input.checkoutKey);
+        return { order: (await findOrder(em, twin!))!, existing: true };
+      }
+      const order = (await findOrder(em, id))!;
+      await this.recordCreated(em, order, actor, now);
+      return { order, existing: false };
+    });
+  }
+
+  private async recordCreated(em: EntityManager, order: Order, actor: Actor, now: Date): Promise<void> {
+    await insertStatusChange(em, {
+      orderId: order.id,
+      fromStatus: '',
+      toStatus: order.status,
+      byUserId: actor.userId,
+      cause: 'created',
+      note: '',
+      changedAt: now,
+    });
+    if (order.status !== 'checkout_draft') recordPlaced(em, order, now);
+  }
+
+  private checkoutContent(input: CheckoutOrderInput): OrderContent {
+    const bad: Record<string, string> = {};
+    input.lineItems.forEach((l, i) => {
+      if (!Number.isSafeInteger(l.quantity) || l.quantity < 1) bad[`line_items[${i}].quantity`] = 'quantity must be at least 1.';
+    });
+    if (Object.keys(bad).length) throw invalidOrderInput(bad);
+    const content: OrderContent = {
+      lineItems: input.lineItems.map((l, i) => ({
+        productId: l.productId,
+        priceId: l.priceId,
+        variationId: l.variationId,
+        name: l.name,
+        quantity: l.quantity,
+        price: money(l.price, `line_items[${i}].price`),
+        subtotal: money(l.subtotal, `line_items[${i}].subtotal`),
+        discount: money(l.discount, `line_items[${i}].discount`),
+        tax: money(l.tax, `line_items[${i}].tax`),
+        total: money(l.total, `line_items[${i}].total`),
+        downloadable: l.downloadable,
+        shippingRequired: l.shippingRequired,
+        sku: l.sku,
+        metaData: parseMeta(l.metaJson),
+      })),
+      shippingLines: input.shippingLines.map((s, i) => ({
+        methodId: s.methodId,
+        instanceId: s.instanceId,
+        rateId: s.rateId,
+        label: s.label,
+        total: money(s.total, `shipping_lines[${i}].total`),
+        totalTax: money(s.totalTax, `shipping_lines[${i}].total_tax`),
+      })),
+      couponLines: input.couponLines.map((c, i) => ({ code: c.code, discount: money(c.discount, `coupon_lines[${i}].discount`) })),
+      taxLines: input.taxLines.map((t, i) => ({
+        rateId: t.rateId,
+        label: t.label,
+        compound: t.compound,
+        rate: t.rate,
+        taxTotal: money(t.taxTotal, `tax_lines[${i}].tax_total`),
+        shippingTaxTotal: money(t.shippingTaxTotal, `tax_lines[${i}].shipping_tax_total`),
+      })),
+      subtotal: money(input.subtotal, 'subtotal'),
+      discountTotal: money(input.discountTotal, 'discount_total'),
+      shippingTotal: money(input.shippingTotal, 'shipping_total'),
+      totalTax: money(input.totalTax, 'total_tax'),
+      total: money(input.total, 'total'),
+    };
+    const expected = content.subtotal - content.discountTotal + content.shippingTotal + content.totalTax;
+    if (input.total && expected !== content.total) {
+      throw invalidOrderInput({ total: 'total must equal subtotal - discount_total + shipping_total + total_tax.' });
+    }
+    if (!input.total) content.total = expected;
+    return content;
+  }
+
+  private newOrder(input: CheckoutOrderInput, status: OrderStatus, content: OrderContent): NewOrder {
+    return {
+      ...content,
+      status,
+      paidStatus: 'unpaid',
+      orderKey: newOrderKey(),
+      checkoutKey: input.checkoutKey,
+      currency: input.currency || this.deps.config.SHOP_CURRENCY,
+      customerId: input.customerId,
+      paymentMethod: input.paymentMethod,
+      paymentMethodTitle: input.paymentMethodTitle,
+      transactionId: '',
+      customerNote: input.customerNote,
+      billing: input.billing ?? emptyAddress(),
+      shipping: input.shipping ?? emptyAddress(),
+      metaData: [],
+      reservationId: input.reservationId,
+      createdVia: input.createdVia || 'checkout',
+      couponCodes: input.couponCodes,
+    };
+  }
+
+  /** A gateway's outcome; idempotent (the same outcome again changes nothing). */
+  async recordPaymentResult(
+    orderId: number,
+    outcome: string,
+    details: { transactionId: string; paymentMethod: string; paymentMethodTitle: string; message: string },
+    actor: Actor,
+  ): Promise<Order> {
+    if (!['paid', 'on_hold', 'failed', 'requires_action'].includes(outcome)) {
+      throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
+    }
+    const now = this.deps.now();
+    return this.tx(async (em) => {
+      const order = await this.locked(em, orderId);
+      const changes: OrderFieldChanges = {
+        transactionId: details.transactionId || undefined,
+        paymentMethod: details.paymentMethod || undefined,
+        paymentMethodTitle: details.paymentMethodTitle || undefined,
+      };
+      if (outcome === 'requires_action') {
+        if (order.status === 'checkout_draft') {
+          const plan = planTransition(order, 'pending_payment', 'checkout');
+          if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor, changes }, now);
+        } else if (order.paidStatus === 'unpaid') {
+          await updateOrderFields(em, order.id, changes, now);
+        }
+        return (await findOrder(em, orderId))!;
+      }
+      if (outcome === 'paid' && order.paidStatus !== 'unpaid') return order; // replay
+      if (outcome !== 'paid' && order.paidStatus !== 'unpaid') return order; // a late failure after paid changes nothing
+      const to: OrderStatus = outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
+      if (order.status === to) return order; // replay
+      const plan = planTransition(order, to, 'payment');
+      if (!plan) return order;
+      await applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
+      return (await findOrder(em, orderId))!;
+    });
+  }
+
+  /** The order when the caller may pay it (owner, pay_for_order, manage_options, or its key); else 404. */
+  async getForPayment(orderId: number, orderKey: string, actor: Actor): Promise<Order> {
+    const order = await readOrder(this.deps.db.reader, orderId);
+    if (!order) throw orderNotFound();
+    const allowed =
+      (actor.userId > 0 && order.customerId === actor.userId) ||
+      can(actor, 'pay_for_order') ||
+      can(actor, 'manage_options') ||
+      (orderKey !== '' && orderKey === order.orderKey);
+    if (!allowed) throw orderNotFound();
+    return order;
+  }
+
+  // ---- Admin ----
+
+  list(query: OrderListQuery): Promise<OrderPage> {
+    return listOrders(this.deps.db.reader, query);
+  }
+
+  async get(id: number): Promise<Order> {
+    const order = await readOrder(this.deps.db.reader, id);
+    if (!order) throw orderNotFound();
+    return order;
+  }
+
+  history(id: number): Promise<StatusChange[]> {
+    return statusHistory(this.deps.db.em(), id);
+  }
+
+  async adminCreate(input: AdminOrderInput, actor: Actor): Promise<Order> {
+    const status = input.status || 'pending_payment';
+    if (!isOrderStatus(status)) throw invalidStatus(status);
+    const currency = input.currency || this.deps.config.SHOP_CURRENCY;
+    const billing = input.billing ?? emptyAddress();
+    const shipping = input.shipping ?? emptyAddress();
+    const lines = await this.pricing.priceLines(input.lineItems, currency);
+    const content = await this.pricing.total(lines, shipping, billing);
+    const now = this.deps.now();
+    const id = await this.tx(async (em) => {
+      const newId = await insertOrder(
+        em,
+        {
+          ...content,
+          status: 'pending_payment',
+          paidStatus: 'unpaid',
+          orderKey: newOrderKey(),
+          checkoutKey: null,
+          currency,
+          customerId: input.customerId,
+          paymentMethod: input.paymentMethod,
+          paymentMethodTitle: input.paymentMethodTitle,
+          transactionId: input.transactionId,
+          customerNote: input.customerNote,
+          billing,
+          shipping,
+          metaData: input.metaData,
+          reservationId: '',
+          createdVia: 'admin',
+          couponCodes: [],
+        },
+        now,
+      );
+      let order = (await findOrder(em, newId!))!;
+      await this.recordCreated(em, order, actor, now);
+      // The requested status (or set_paid) is reached through the state machine.
+      const target = input.setPaid ? this.paidTarget(order, status) : status;
+      if (target !== 'pending_payment') {
+        const plan = planTransition(order, target, 'admin');
+        if (plan) order = await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
+      }
+      return newId!;
+    });
+    return this.get(id);
+  }
+
+  /** The status an admin's "mark paid" lands on: the asked paid status, else by shipping. */
+  private paidTarget(order: Order, asked: string | undefined): OrderStatus {
+    if (asked === 'processing' || asked === 'completed') return asked;
+    return paidStatusFor(order.lineItems.some((l) => l.shippingRequired));
+  }
+
+  async update(id: number, input: OrderUpdate, actor: Actor): Promise<Order> {
+    if (input.status !== undefined && !isOrderStatus(input.status)) throw invalidStatus(input.status);
+    const now = this.deps.now();
+    // Refunds call the payment gateway; plan first (a refused transition never reaches it).
+    const current = await this.get(id);
+    const wantsStatus = input.setPaid && current.paidStatus === 'unpaid' ? this.paidTarget(current, input.status) : input.status;
+    if (wantsStatus !== undefined) planTransition(current, wantsStatus, 'admin');
+    let refund: { amount: number; reason: string } | undefined;
+    if (wantsStatus === 'refunded' && current.status !== 'refunded') {
+      refund = { amount: current.total - current.refundedTotal, reason: input.reason };
+      await this.refundThroughGateway(current, refund.amount, input.reason);
+    }
+    const priced = input.lineItems.length ? await this.pricing.priceLines(input.lineItems, input.currency ?? current.currency) : [];
+    await this.tx(async (em) => {
+      let order = await this.locked(em, id);
+      if (priced.length) {
+        if (!isEditable(order)) throw notEditable();
+        const lines = [...order.lineItems.map(({ id: _id, ...l }) => l), ...priced];
+        await replaceContent(em, id, await this.pricing.total(lines, input.shipping ?? order.shipping, input.billing ?? order.billing));
+        order = (await findOrder(em, id))!;
+      }
+      const changes: OrderFieldChanges = {
+        currency: input.currency,
+        customerId: input.customerId,
+        paymentMethod: input.paymentMethod,
+        paymentMethodTitle: input.paymentMethodTitle,
+        customerNote: input.customerNote,
+        billing: input.billing,
+        shipping: input.shipping,
+        transactionId: input.transactionId,
+        metaData: input.metaData.length ? mergeMeta(order.metaData, input.metaData) : undefined,
+      };
+      const plan = wantsStatus !== undefined ? planTransition(order, wantsStatus, 'admin') : null;
+      if (plan) {
+        await applyTransition(em, order, plan, { cause: 'admin', actor, changes, refund, note: input.reason }, now);
+      } else {
+        await updateOrderFields(em, id, changes, now);
+      }
+    });
+    return this.get(id);
+  }
+
+  private async refundThroughGateway(order: Order, amount: number, reason: string): Promise<void> {
+    const payments = this.deps.payments;
+    if (!payments || !order.paymentMethod) throw refundUnsupported(order.paymentMethod);
+    if (amount <= 0) return;
+    await payments.refund({
+      orderId: order.id,
+      gatewayId: order.paymentMethod,
+      transactionId: order.transactionId,
+      amount,
+      currency: order.currency,
+      reason,
+    });
+  }
+
+  async delete(id: number): Promise<Order> {
+    return this.tx(async (em) => {
+      const order = await this.locked(em, id);
+      await deleteOrder(em, id);
+      return order;
+    });
+  }
+
+  async addLines(id: number, inputs: LineInput[]): Promise<Order> {
+    const current = await this.get(id);
+    if (!isEditable(current)) throw notEditable();
+    if (!inputs.length) throw invalidOrderInput({ line_items: 'At least one line item.' });
+    const priced = await this.pricing.priceLines(inputs, current.currency);
+    return this.changeLines(id, (lines) => [...lines, ...priced]);
+  }
+
+  async removeLines(id: number, itemIds: number[]): Promise<Order> {
+    const current = await this.get(id);
+    if (!isEditable(current)) throw notEditable();
+    if (!itemIds.length) throw invalidOrderInput({ item_ids: 'At least one item id.' });
+    for (const itemId of itemIds) if (!current.lineItems.some((l) => l.id === itemId)) throw lineItemNotFound(itemId);
+    return this.changeLines(id, (lines, order) => lines.filter((_, i) => !itemIds.includes(order.lineItems[i].id)));
+  }
+
+  async updateLine(id: number, itemId: number, change: { quantity?: number; metaJson?: string }): Promise<Order> {
+    const current = await this.get(id);
+    if (!isEditable(current)) throw notEditable();
+    if (!current.lineItems.some((l) => l.id === itemId)) throw lineItemNotFound(itemId);
+    if (change.quantity !== undefined && (!Number.isSafeInteger(change.quantity) || change.quantity < 1)) {
+      throw invalidOrderInput({ quantity: 'quantity must be at least 1.' });
+    }
+    const meta = change.metaJson !== undefined ? parseMeta(change.metaJson) : undefined;
+    return this.changeLines(id, (lines, order) =>
+      lines.map((l, i) => {
+        if (order.lineItems[i].id !== itemId) return l;
+        const quantity = change.quantity ?? l.quantity;
+        const subtotal = l.price * quantity;
+        return { ...l, quantity, subtotal, total: subtotal - l.discount, metaData: meta ?? l.metaData };
+      }),
+    );
+  }
+
+  private async changeLines(
+    id: number,
+    edit: (lines: Array<Omit<Order['lineItems'][number], 'id'>>, order: Order) => Array<Omit<Order['lineItems'][number], 'id'>>,
+  ): Promise<Order> {
+    const now = this.deps.now();
+    await this.tx(async (em) => {
+      const order = await this.locked(em, id);
+      if (!isEditable(order)) throw notEditable();
+      const lines = edit(order.lineItems.map(({ id: _id, ...l }) => l), order);
+      await replaceContent(em, id, await this.pricing.total(lines, order.shipping, order.billing));
+      await updateOrderFields(em, id, {}, now);
+    });
+    return this.get(id);
+  }
+
+  // ---- The customer's own orders ----
+
+  listMine(actor: Actor, page: number, perPage: number, statuses: string[]): Promise<OrderPage> {
+    for (const s of statuses) if (!isOrderStatus(s)) throw invalidStatus(s);
+    return listOrders(this.deps.db.reader, {
+      page: Math.max(1, page || 1),
+      perPage: Math.min(100, Math.max(1, perPage || 10)),
+      offset: 0,
+      statuses: statuses as OrderStatus[],
+      excludeStatuses: ['checkout_draft'],
+      customerId: actor.userId,
+      after: null,
+      before: null,
+      search: '',
+      orderby: 'date',
+      order: 'desc',
+      summary: true,
+    });
+  }
+
+  async getMine(actor: Actor, id: number): Promise<Order> {
+    const order = actor.userId > 0 ? await readOrder(this.deps.db.reader, id) : null;
+    if (!order || order.customerId !== actor.userId || order.status === 'checkout_draft') throw orderNotFound();
+    return order;
+  }
+
+  async cancelMine(actor: Actor, id: number): Promise<Order> {
+    await this.getMine(actor, id);
+    const now = this.deps.now();
+    await this.tx(async (em) => {
+      const order = await this.locked(em, id);
+      const plan = planCustomerCancel(order, this.deps.cancellable);
+      await applyTransition(em, order, plan, { cause: 'customer', actor, note: 'Cancelled by the customer.' }, now);
+    });
+    return this.get(id);
+  }
+
+  async payMine(actor: Actor, id: number): Promise<Order> {
+    const order = await this.getMine(actor, id);
+    if (order.paidStatus !== 'unpaid') throw alreadyPaid();
+    if (!needsPayment(order)) throw notPayable(order.status);
+    return order;
+  }
+}
+
+function mergeMeta(
+  current: Order['metaData'],
+  updates: Array<{ key: string; valueJson: string }>,
+): Array<{ key: string; valueJson: string }> {
+  const out = current.map((m) => ({ key: m.key, valueJson: m.valueJson }));
+  for (const u of updates) {
+    const hit = out.find((m) => m.key === u.key);
+    if (hit) hit.valueJson = u.valueJson;
+    else out.push(u);
+  }
+  return out;
+}
+
+export { SYSTEM };

@@ -1,0 +1,65 @@
+import type { Address } from './orders/order-types';
+
+// What the orders domain needs from other services, in its own terms. The
+// gRPC adapters live in grpc/ports.ts.
+
+export interface PurchasableRef {
+  priceId: number;
+  productId: number;
+  variationId: number;
+}
+
+export interface Purchasable {
+  productId: number;
+  priceId: number;
+  variationId: number;
+  name: string;
+  /** Minor units. */
+  unitAmount: number;
+  currency: string;
+  shippingRequired: boolean;
+  downloadable: boolean;
+  sku: string;
+}
+
+export type PurchasableResult = { ok: Purchasable } | { error: { code: string; status: number; message: string } };
+
+export interface CatalogPort {
+  /** One result per ref, in order. */
+  getPurchasables(refs: PurchasableRef[]): Promise<PurchasableResult[]>;
+}
+
+export interface QuoteLineInput {
+  key: string;
+  /** Minor units (line total after discounts). */
+  amount: number;
+  quantity: number;
+  shippingRequired: boolean;
+}
+
+export interface QuoteOutcome {
+  lineTax: Map<string, number>;
+  shipping: { methodId: string; instanceId: number; rateId: string; label: string; cost: number; tax: number } | null;
+  taxLines: Array<{ rateId: number; label: string; compound: boolean; rate: string; taxTotal: number; shippingTaxTotal: number }>;
+  shippingTotal: number;
+  taxTotal: number;
+}
+
+export interface QuotePort {
+  quote(destination: Address, lines: QuoteLineInput[]): Promise<QuoteOutcome>;
+}
+
+export interface RefundRequest {
+  orderId: number;
+  gatewayId: string;
+  transactionId: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  reason: string;
+}
+
+export interface PaymentsPort {
+  /** The refund id; throws 422 shop_order_refund_unsupported when the gateway cannot refund. */
+  refund(request: RefundRequest): Promise<string>;
+}

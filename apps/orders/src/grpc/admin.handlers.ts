@@ -1,0 +1,74 @@
+import type { orders } from '@storefront/proto';
+import type { ServiceHandlers } from '@storefront/service-kit';
+import type { OrdersDomain } from '../domain';
+import { parseListQuery } from '../domain/orders/list-query';
+import { actorOf, fromProtoAddress, fromProtoLines, toProtoOrder } from './mappers';
+
+export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orders.OrderAdminServiceService> {
+  const { orders: o } = domain;
+  return {
+    async listOrders(req) {
+      const page = await o.list(parseListQuery(req));
+      return { orders: page.orders.map(toProtoOrder), total: page.total };
+    },
+    async getOrder(req) {
+      return { order: toProtoOrder(await o.get(req.id)) };
+    },
+    async adminCreateOrder(req, caller) {
+      const order = await o.adminCreate(
+        {
+          ...req,
+          billing: fromProtoAddress(req.billing),
+          shipping: fromProtoAddress(req.shipping),
+          lineItems: fromProtoLines(req.lineItems),
+        },
+        actorOf(caller),
+      );
+      return { order: toProtoOrder(order) };
+    },
+    async updateOrder(req, caller) {
+      const order = await o.update(
+        req.id,
+        {
+          ...req,
+          billing: fromProtoAddress(req.billing),
+          shipping: fromProtoAddress(req.shipping),
+          lineItems: fromProtoLines(req.lineItems),
+        },
+        actorOf(caller),
+      );
+      return { order: toProtoOrder(order) };
+    },
+    async deleteOrder(req) {
+      return { previous: toProtoOrder(await o.delete(req.id)) };
+    },
+    async addLineItems(req) {
+      return { order: toProtoOrder(await o.addLines(req.orderId, fromProtoLines(req.items))) };
+    },
+    async removeLineItems(req) {
+      return { order: toProtoOrder(await o.removeLines(req.orderId, req.itemIds)) };
+    },
+    async updateLineItem(req) {
+      return { order: toProtoOrder(await o.updateLine(req.orderId, req.itemId, { quantity: req.quantity, metaJson: req.metaJson })) };
+    },
+  };
+}
+
+export function customerHandlers(domain: OrdersDomain): ServiceHandlers<typeof orders.CustomerOrderServiceService> {
+  const { orders: o } = domain;
+  return {
+    async listMyOrders(req, caller) {
+      const page = await o.listMine(actorOf(caller), req.page, req.perPage, req.statuses);
+      return { orders: page.orders.map(toProtoOrder), total: page.total };
+    },
+    async getMyOrder(req, caller) {
+      return { order: toProtoOrder(await o.getMine(actorOf(caller), req.id)) };
+    },
+    async cancelMyOrder(req, caller) {
+      return { order: toProtoOrder(await o.cancelMine(actorOf(caller), req.id)) };
+    },
+    async payMyOrder(req, caller) {
+      return { order: toProtoOrder(await o.payMine(actorOf(caller), req.id)) };
+    },
+  };
+}

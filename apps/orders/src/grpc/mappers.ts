@@ -1,0 +1,93 @@
+import type { CallerContext } from '@storefront/grpc-client';
+import { fromMinor } from '@storefront/money';
+import type { orders } from '@storefront/proto';
+import type { Actor } from '../domain/deps';
+import type { Address, LineInput, Order } from '../domain/orders/order-types';
+import { needsPayment } from '../domain/status/order-states';
+
+export const actorOf = (caller: CallerContext): Actor => ({ userId: caller.userId, capabilities: caller.capabilities });
+
+export function fromProtoAddress(a: orders.OrderAddress | undefined): Address | undefined {
+  if (!a) return undefined;
+  return { ...a };
+}
+
+const m = (minor: number) => fromMinor(minor);
+
+export function toProtoOrder(o: Order): orders.Order {
+  return {
+    id: o.id,
+    status: o.status,
+    paidStatus: o.paidStatus,
+    orderKey: o.orderKey,
+    currency: o.currency,
+    customerId: o.customerId,
+    paymentMethod: o.paymentMethod,
+    paymentMethodTitle: o.paymentMethodTitle,
+    transactionId: o.transactionId,
+    customerNote: o.customerNote,
+    billing: { ...o.billing },
+    shipping: { ...o.shipping },
+    lineItems: o.lineItems.map((l) => ({
+      id: l.id,
+      productId: l.productId,
+      priceId: l.priceId,
+      variationId: l.variationId,
+      name: l.name,
+      quantity: l.quantity,
+      price: m(l.price),
+      subtotal: m(l.subtotal),
+      discount: m(l.discount),
+      tax: m(l.tax),
+      total: m(l.total),
+      metaData: l.metaData,
+      downloadable: l.downloadable,
+      shippingRequired: l.shippingRequired,
+      sku: l.sku,
+    })),
+    shippingLines: o.shippingLines.map((s) => ({
+      id: s.id,
+      methodId: s.methodId,
+      instanceId: s.instanceId,
+      rateId: s.rateId,
+      label: s.label,
+      total: m(s.total),
+      totalTax: m(s.totalTax),
+    })),
+    couponLines: o.couponLines.map((c) => ({ id: c.id, code: c.code, discount: m(c.discount) })),
+    taxLines: o.taxLines.map((t) => ({
+      id: t.id,
+      rateId: t.rateId,
+      label: t.label,
+      compound: t.compound,
+      rate: t.rate,
+      taxTotal: m(t.taxTotal),
+      shippingTaxTotal: m(t.shippingTaxTotal),
+    })),
+    subtotal: m(o.subtotal),
+    discountTotal: m(o.discountTotal),
+    shippingTotal: m(o.shippingTotal),
+    totalTax: m(o.totalTax),
+    total: m(o.total),
+    needsPayment: needsPayment(o),
+    dateCreated: o.dateCreated,
+    dateModified: o.dateModified,
+    datePaid: o.datePaid ?? undefined,
+    dateCompleted: o.dateCompleted ?? undefined,
+    metaData: o.metaData,
+    reservationId: o.reservationId,
+    createdVia: o.createdVia,
+    itemCount: o.itemCount,
+    refundedTotal: m(o.refundedTotal),
+  };
+}
+
+export function fromProtoLines(items: orders.LineItemInput[]): LineInput[] {
+  return items.map((l) => ({
+    priceId: l.priceId,
+    productId: l.productId,
+    variationId: l.variationId,
+    quantity: l.quantity,
+    metaJson: l.metaJson,
+  }));
+}

@@ -1,0 +1,138 @@
+import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
+import { DomainError } from '@storefront/errors';
+import { catalog, fulfillment, payments } from '@storefront/proto';
+import { fromMinor, toMinor } from '@storefront/money';
+import type { CatalogPort, PaymentsPort, PurchasableResult, QuotePort } from '../domain/ports';
+import type { Address } from '../domain/orders/order-types';
+
+const system = () => anonymousCaller('orders');
+
+/** The catalog as orders needs it: purchasables by price (a product alone takes its first price). */
+export function catalogPort(channel: Channel | undefined): CatalogPort | undefined {
+  if (!channel) return undefined;
+  const lookup = bindClient(channel, catalog.CatalogLookupServiceService);
+  const products = bindClient(channel, catalog.ProductServiceService);
+  return {
+    async getPurchasables(refs) {
+      const resolved = await Promise.all(
+        refs.map(async (ref) => {
+          if (ref.priceId) return ref;
+          try {
+            const { product } = await products.getProduct({ id: ref.productId, context: 'view', ifNoneMatch: '' }, system());
+            const first = product?.prices?.[0];
+            return first ? { ...ref, priceId: first.id } : null;
+          } catch (err) {
+            if (DomainError.is(err) && err.status < 500) return null;
+            throw err;
+          }
+        }),
+      );
+      const known = resolved.filter((r): r is NonNullable<typeof r> => r !== null);
+      const { results } = known.length
+        ? await lookup.getPurchasables({ lines: known }, system())
+        : { results: [] as catalog.PurchasableResult[] };
+      let k = 0;
+      return resolved.map((ref, i): PurchasableResult => {
+        if (!ref) {
+          return { error: { code: 'shop_order_invalid_product', status: 422, message: `Product ${refs[i].productId} has no price to sell.` } };
+        }
+        const result = results[k++]?.result;
+        if (!result) return { error: { code: 'shop_order_invalid_line_item', status: 422, message: 'Unknown item.' } };
+        if (result.$case === 'error') return { error: result.value };
+        const p = result.value;
+        return {
+          ok: {
+            productId: p.productId,
+            priceId: p.priceId,
+            variationId: p.variationId,
+            name: p.name,
+            unitAmount: toMinor(p.unitAmount || '0'),
+            currency: p.currency,
+            shippingRequired: p.shippingRequired,
+            downloadable: p.downloadable,
+            sku: p.sku,
+          },
+        };
+      });
+    },
+  };
+}
+
+/** The fulfillment quote engine (first available rate is the order's shipping). */
+export function quotePort(channel: Channel | undefined): QuotePort | undefined {
+  if (!channel) return undefined;
+  const quotes = bindClient(channel, fulfillment.QuoteServiceService);
+  return {
+    async quote(destination: Address, lines) {
+      const res = await quotes.quote(
+        {
+          destination: {
+            country: destination.country,
+            state: destination.state,
+            postcode: destination.postcode,
+            city: destination.city,
+          },
+          lines: lines.map((l) => ({
+            key: l.key,
+            amount: fromMinor(l.amount),
+            quantity: l.quantity,
+            shippingRequired: l.shippingRequired,
+            weight: '',
+            taxClass: '',
+          })),
+          couponFreeShipping: false,
+          subtotal: '',
+          pricesIncludeTax: false,
+          chosenRateId: '',
+        },
+        system(),
+      );
+      const chosen = res.rates.find((r) => r.id === res.chosenRateId);
+      return {
+        lineTax: new Map(res.lines.map((l) => [l.key, toMinor(l.tax || '0')])),
+        shipping: chosen
+          ? {
+              methodId: chosen.methodId,
+              instanceId: chosen.instanceId,
+              rateId: chosen.id,
+              label: chosen.label,
+              cost: toMinor(chosen.cost || '0'),
+              tax: toMinor(chosen.tax || '0'),
+            }
+          : null,
+        taxLines: res.taxLines.map((t) => ({
+          rateId: t.rateId,
+          label: t.label,
+          compound: t.compound,
+          rate: t.rate,
+          taxTotal: toMinor(t.taxTotal || '0'),
+          shippingTaxTotal: toMinor(t.shippingTaxTotal || '0'),
+        })),
+        shippingTotal: toMinor(res.totals?.shippingTotal || '0'),
+        taxTotal: toMinor(res.totals?.taxTotal || '0'),
+      };
+    },
+  };
+}
+
+/** Refunds through the order's payment gateway. */
+export function paymentsPort(channel: Channel | undefined): PaymentsPort | undefined {
+  if (!channel) return undefined;
+  const client = bindClient(channel, payments.PaymentServiceService);
+  return {
+    async refund(r) {
+      const { refundId } = await client.refund(
+        {
+          orderId: r.orderId,
+          gatewayId: r.gatewayId,
+          transactionId: r.transactionId,
+          amount: fromMinor(r.amount),
+          currency: r.currency,
+          reason: r.reason,
+        },
+        system(),
+      );
+      return refundId;
+    },
+  };
+}

@@ -1,0 +1,421 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
+import type {
+  Address,
+  LineItem,
+  MetaEntry,
+  NewOrder,
+  Order,
+  OrderContent,
+  OrderListQuery,
+  OrderPage,
+  StatusChange,
+} from '../domain/orders/order-types';
+import type { OrderStatus, PaidStatus } from '../domain/status/order-states';
+
+const S = '"orders"';
+export const T = {
+  orders: `${S}."orders"`,
+  lines: `${S}."order_line_items"`,
+  shipping: `${S}."order_shipping_lines"`,
+  coupons: `${S}."order_coupon_lines"`,
+  taxes: `${S}."order_tax_lines"`,
+  history: `${S}."order_status_history"`,
+} as const;
+
+// One statement reads whole orders: each collection aggregated as JSON in a
+// correlated subquery (index on order_id), so a page of N orders costs one
+// round trip, not 1 + 4N.
+const LINES = `(select coalesce(json_agg(json_build_object(
+    'id', l.id, 'product_id', l.product_id, 'price_id', l.price_id, 'variation_id', l.variation_id,
+    'name', l.name, 'quantity', l.quantity, 'price', l.price, 'subtotal', l.subtotal, 'discount', l.discount,
+    'tax', l.tax, 'total', l.total, 'downloadable', l.downloadable, 'shipping_required', l.shipping_required,
+    'sku', l.sku, 'meta_data', l.meta_data) order by l.id), '[]'::json) from ${T.lines} l where l.order_id = o.id) as line_items`;
+const SHIPPING = `(select coalesce(json_agg(json_build_object('id', s.id, 'method_id', s.method_id,
+    'instance_id', s.instance_id, 'rate_id', s.rate_id, 'label', s.label, 'total', s.total, 'total_tax', s.total_tax)
+    order by s.id), '[]'::json) from ${T.shipping} s where s.order_id = o.id) as shipping_lines`;
+const COUPONS = `(select coalesce(json_agg(json_build_object('id', c.id, 'code', c.code, 'discount', c.discount)
+    order by c.id), '[]'::json) from ${T.coupons} c where c.order_id = o.id) as coupon_lines`;
+const TAXES = `(select coalesce(json_agg(json_build_object('id', t.id, 'rate_id', t.rate_id, 'label', t.label,
+    'compound', t.compound, 'rate', t.rate, 'tax_total', t.tax_total, 'shipping_tax_total', t.shipping_tax_total)
+    order by t.id), '[]'::json) from ${T.taxes} t where t.order_id = o.id) as tax_lines`;
+
+const FULL_COLUMNS = `o.*, ${LINES}, ${SHIPPING}, ${COUPONS}, ${TAXES}`;
+
+type Row = Record<string, any>;
+
+function address(value: unknown): Address {
+  const a = (value ?? {}) as Record<string, string>;
+  return {
+    firstName: a.first_name ?? '',
+    lastName: a.last_name ?? '',
+    company: a.company ?? '',
+    address1: a.address_1 ?? '',
+    address2: a.address_2 ?? '',
+    city: a.city ?? '',
+    state: a.state ?? '',
+    postcode: a.postcode ?? '',
+    country: a.country ?? '',
+    email: a.email ?? '',
+    phone: a.phone ?? '',
+  };
+}
+
+function addressJson(a: Address): string {
+  return JSON.stringify({
+    first_name: a.firstName,
+    last_name: a.lastName,
+    company: a.company,
+    address_1: a.address1,
+    address_2: a.address2,
+    city: a.city,
+    state: a.state,
+    postcode: a.postcode,
+    country: a.country,
+    email: a.email,
+    phone: a.phone,
+  });
+}
+
+function meta(value: unknown): MetaEntry[] {
+  const list = (Array.isArray(value) ? value : []) as Array<{ id: number; key: string; value: unknown }>;
+  return list.map((m) => ({ id: Number(m.id), key: String(m.key), valueJson: JSON.stringify(m.value ?? null) }));
+}
+
+function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
+  return JSON.stringify(list.map((m, i) => ({ id: i + 1, key: m.key, value: JSON.parse(m.valueJson || 'null') })));
+}
+
+const json = (value: unknown): any[] => (typeof value === 'string' ? JSON.parse(value) : ((value as any[]) ?? []));
+const date = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+
+export function mapOrder(row: Row): Order {
+  return {
+    id: Number(row.id),
+    status: row.status as OrderStatus,
+    paidStatus: row.paid_status as PaidStatus,
+    orderKey: row.order_key,
+    checkoutKey: row.checkout_key ?? null,
+    currency: row.currency,
+    customerId: Number(row.customer_id),
+    paymentMethod: row.payment_method,
+    paymentMethodTitle: row.payment_method_title,
+    transactionId: row.transaction_id,
+    customerNote: row.customer_note,
+    billing: address(row.billing),
+    shipping: address(row.shipping),
+    lineItems: json(row.line_items).map(
+      (l): LineItem => ({
+        id: Number(l.id),
+        productId: Number(l.product_id),
+        priceId: Number(l.price_id),
+        variationId: Number(l.variation_id),
+        name: l.name,
+        quantity: Number(l.quantity),
+        price: Number(l.price),
+        subtotal: Number(l.subtotal),
+        discount: Number(l.discount),
+        tax: Number(l.tax),
+        total: Number(l.total),
+        downloadable: Boolean(l.downloadable),
+        shippingRequired: Boolean(l.shipping_required),
+        sku: l.sku ?? '',
+        metaData: meta(l.meta_data),
+      }),
+    ),
+    shippingLines: json(row.shipping_lines).map((s) => ({
+      id: Number(s.id),
+      methodId: s.method_id,
+      instanceId: Number(s.instance_id),
+      rateId: s.rate_id,
+      label: s.label,
+      total: Number(s.total),
+      totalTax: Number(s.total_tax),
+    })),
+    couponLines: json(row.coupon_lines).map((c) => ({ id: Number(c.id), code: c.code, discount: Number(c.discount) })),
+    taxLines: json(row.tax_lines).map((t) => ({
+      id: Number(t.id),
+      rateId: Number(t.rate_id),
+      label: t.label,
+      compound: Boolean(t.compound),
+      rate: String(t.rate),
+      taxTotal: Number(t.tax_total),
+      shippingTaxTotal: Number(t.shipping_tax_total),
+    })),
+    subtotal: Number(row.subtotal),
+    discountTotal: Number(row.discount_total),
+    shippingTotal: Number(row.shipping_total),
+    totalTax: Number(row.total_tax),
+    total: Number(row.total),
+    refundedTotal: Number(row.refunded_total),
+    dateCreated: date(row.date_created),
+    dateModified: date(row.date_modified),
+    datePaid: row.date_paid ? date(row.date_paid) : null,
+    dateCompleted: row.date_completed ? date(row.date_completed) : null,
+    metaData: meta(row.meta_data),
+    reservationId: row.reservation_id,
+    createdVia: row.created_via,
+    couponCodes: json(row.coupon_codes).map(String),
+    itemCount: Number(row.item_count),
+  };
+}
+
+function searchText(id: number, billing: Address): string {
+  return [id, billing.email, billing.firstName, billing.lastName].join(' ').toLowerCase();
+}
+
+/** The whole order (inside a transaction: `lock` holds its row until commit). */
+export async function findOrder(em: EntityManager, id: number, lock = false): Promise<Order | null> {
+  if (lock) {
+    const locked = await em.execute(`select id from ${T.orders} where id = ? for update`, [id]);
+    if (!locked.length) return null;
+  }
+  const rows = await em.execute(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
+  return rows[0] ? mapOrder(rows[0]) : null;
+}
+
+/** Hot read outside transactions, on the prepared-statement reader. */
+export async function readOrder(reader: Reader, id: number): Promise<Order | null> {
+  const rows = await reader.query(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
+  return rows[0] ? mapOrder(rows[0]) : null;
+}
+
+export async function findIdByCheckoutKey(em: EntityManager, key: string): Promise<number | null> {
+  const rows = await em.execute(`select id from ${T.orders} where checkout_key = ?`, [key]);
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
+/** Inserts the order unless its checkout key exists (null: a concurrent twin won). */
+export async function insertOrder(em: EntityManager, order: NewOrder, now: Date): Promise<number | null> {
+  const rows = await em.execute(
+    `insert into ${T.orders} (status, paid_status, order_key, checkout_key, currency, customer_id, payment_method,
+       payment_method_title, transaction_id, customer_note, billing, shipping, date_created, date_modified,
+       meta_data, reservation_id, created_via, coupon_codes)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?::jsonb)
+     on conflict do nothing returning id`,
+    [
+      order.status,
+      order.paidStatus,
+      order.orderKey,
+      order.checkoutKey,
+      order.currency,
+      order.customerId,
+      order.paymentMethod,
+      order.paymentMethodTitle,
+      order.transactionId,
+      order.customerNote,
+      addressJson(order.billing),
+      addressJson(order.shipping),
+      now,
+      now,
+      metaJson(order.metaData),
+      order.reservationId,
+      order.createdVia,
+      JSON.stringify(order.couponCodes),
+    ],
+  );
+  if (!rows.length) return null;
+  const id = Number(rows[0].id);
+  await em.execute(`update ${T.orders} set search_text = ? where id = ?`, [searchText(id, order.billing), id]);
+  await replaceContent(em, id, order);
+  return id;
+}
+
+/** Replaces every line of the order and its totals. */
+export async function replaceContent(em: EntityManager, orderId: number, content: OrderContent): Promise<void> {
+  for (const table of [T.lines, T.shipping, T.coupons, T.taxes]) {
+    await em.execute(`delete from ${table} where order_id = ?`, [orderId]);
+  }
+  if (content.lineItems.length) {
+    await em.execute(
+      `insert into ${T.lines} (order_id, product_id, price_id, variation_id, name, quantity, price, subtotal, discount,
+         tax, total, downloadable, shipping_required, sku, meta_data) values ${content.lineItems
+           .map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)')
+           .join(', ')}`,
+      content.lineItems.flatMap((l) => [
+        orderId,
+        l.productId,
+        l.priceId,
+        l.variationId,
+        l.name,
+        l.quantity,
+        l.price,
+        l.subtotal,
+        l.discount,
+        l.tax,
+        l.total,
+        l.downloadable,
+        l.shippingRequired,
+        l.sku,
+        metaJson(l.metaData),
+      ]),
+    );
+  }
+  if (content.shippingLines.length) {
+    await em.execute(
+      `insert into ${T.shipping} (order_id, method_id, instance_id, rate_id, label, total, total_tax) values ${content.shippingLines
+        .map(() => '(?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      content.shippingLines.flatMap((s) => [orderId, s.methodId, s.instanceId, s.rateId, s.label, s.total, s.totalTax]),
+    );
+  }
+  if (content.couponLines.length) {
+    await em.execute(
+      `insert into ${T.coupons} (order_id, code, discount) values ${content.couponLines.map(() => '(?, ?, ?)').join(', ')}`,
+      content.couponLines.flatMap((c) => [orderId, c.code, c.discount]),
+    );
+  }
+  if (content.taxLines.length) {
+    await em.execute(
+      `insert into ${T.taxes} (order_id, rate_id, label, compound, rate, tax_total, shipping_tax_total) values ${content.taxLines
+        .map(() => '(?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      content.taxLines.flatMap((t) => [orderId, t.rateId, t.label, t.compound, t.rate, t.taxTotal, t.shippingTaxTotal]),
+    );
+  }
+  const itemCount = content.lineItems.reduce((n, l) => n + l.quantity, 0);
+  await em.execute(
+    `update ${T.orders} set subtotal = ?, discount_total = ?, shipping_total = ?, total_tax = ?, total = ?, item_count = ?
+     where id = ?`,
+    [content.subtotal, content.discountTotal, content.shippingTotal, content.totalTax, content.total, itemCount, orderId],
+  );
+}
+
+/** Scalar fields an update may change (absent = unchanged). */
+export interface OrderFieldChanges {
+  status?: OrderStatus;
+  paidStatus?: PaidStatus;
+  currency?: string;
+  customerId?: number;
+  paymentMethod?: string;
+  paymentMethodTitle?: string;
+  transactionId?: string;
+  customerNote?: string;
+  billing?: Address;
+  shipping?: Address;
+  datePaid?: Date | null;
+  dateCompleted?: Date | null;
+  metaData?: Array<Pick<MetaEntry, 'key' | 'valueJson'>>;
+  reservationId?: string;
+  couponCodes?: string[];
+  refundedTotal?: number;
+  checkoutKey?: string | null;
+}
+
+const COLUMN: Record<keyof OrderFieldChanges, [string, (v: any) => unknown]> = {
+  status: ['status', (v) => v],
+  paidStatus: ['paid_status', (v) => v],
+  currency: ['currency', (v) => v],
+  customerId: ['customer_id', (v) => v],
+  paymentMethod: ['payment_method', (v) => v],
+  paymentMethodTitle: ['payment_method_title', (v) => v],
+  transactionId: ['transaction_id', (v) => v],
+  customerNote: ['customer_note', (v) => v],
+  billing: ['billing', addressJson],
+  shipping: ['shipping', addressJson],
+  datePaid: ['date_paid', (v) => v],
+  dateCompleted: ['date_completed', (v) => v],
+  metaData: ['meta_data', metaJson],
+  reservationId: ['reservation_id', (v) => v],
+  couponCodes: ['coupon_codes', (v) => JSON.stringify(v)],
+  refundedTotal: ['refunded_total', (v) => v],
+  checkoutKey: ['checkout_key', (v) => v],
+};
+
+export async function updateOrderFields(em: EntityManager, id: number, changes: OrderFieldChanges, now: Date): Promise<void> {
+  const sets: string[] = ['date_modified = ?'];
+  const params: unknown[] = [now];
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    const [column, encode] = COLUMN[key as keyof OrderFieldChanges];
+    const isJson = ['billing', 'shipping', 'meta_data', 'coupon_codes'].includes(column);
+    sets.push(`"${column}" = ?${isJson ? '::jsonb' : ''}`);
+    params.push(encode(value));
+  }
+  if (changes.billing) {
+    sets.push('search_text = ?');
+    params.push(searchText(id, changes.billing));
+  }
+  await em.execute(`update ${T.orders} set ${sets.join(', ')} where id = ?`, [...params, id]);
+}
+
+export async function insertStatusChange(em: EntityManager, change: StatusChange): Promise<void> {
+  await em.execute(
+    `insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at) values (?, ?, ?, ?, ?, ?, ?)`,
+    [change.orderId, change.fromStatus, change.toStatus, change.byUserId, change.cause, change.note, change.changedAt],
+  );
+}
+
+export async function statusHistory(em: EntityManager, orderId: number): Promise<StatusChange[]> {
+  const rows = await em.execute(`select * from ${T.history} where order_id = ? order by id`, [orderId]);
+  return rows.map((r: Row) => ({
+    orderId: Number(r.order_id),
+    fromStatus: r.from_status,
+    toStatus: r.to_status,
+    byUserId: Number(r.by_user_id),
+    cause: r.cause,
+    note: r.note,
+    changedAt: date(r.changed_at),
+  }));
+}
+
+export async function deleteOrder(em: EntityManager, id: number): Promise<void> {
+  await em.execute(`delete from ${T.orders} where id = ?`, [id]);
+}
+
+const SORT: Record<OrderListQuery['orderby'], string> = {
+  id: 'o.id',
+  date: 'o.date_created',
+  date_modified: 'o.date_modified',
+  total: 'o.total',
+  status: 'o.status',
+};
+
+/**
+ * A page of orders in one statement (the total rides along as a window
+ * count); a second statement counts only when the page is past the end.
+ */
+export async function listOrders(reader: Reader, q: OrderListQuery): Promise<OrderPage> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.statuses.length) {
+    where.push('o.status in (?)');
+    params.push(q.statuses);
+  }
+  if (q.excludeStatuses.length) {
+    where.push('o.status not in (?)');
+    params.push(q.excludeStatuses);
+  }
+  if (q.customerId) {
+    where.push('o.customer_id = ?');
+    params.push(q.customerId);
+  }
+  if (q.after) {
+    where.push('o.date_created >= ?');
+    params.push(q.after);
+  }
+  if (q.before) {
+    where.push('o.date_created <= ?');
+    params.push(q.before);
+  }
+  if (q.search) {
+    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push('o.search_text like ?');
+    params.push(like);
+  }
+  const whereSql = where.length ? `where ${where.join(' and ')}` : '';
+  const dir = q.order === 'asc' ? 'asc' : 'desc';
+  const orderSql = `order by ${SORT[q.orderby]} ${dir}${q.orderby === 'id' ? '' : `, o.id ${dir}`}`;
+  const offset = q.offset > 0 ? q.offset : (q.page - 1) * q.perPage;
+  const columns = q.summary ? 'o.*' : FULL_COLUMNS;
+  const rows = await reader.query(
+    `select ${columns}, count(*) over() as full_count from ${T.orders} o ${whereSql} ${orderSql} limit ? offset ?`,
+    [...params, q.perPage, offset],
+  );
+  let total = rows[0] ? Number(rows[0].full_count) : 0;
+  if (!rows.length && offset > 0) {
+    const counted = await reader.query<{ n: string }>(`select count(*) as n from ${T.orders} o ${whereSql}`, params);
+    total = Number(counted[0]?.n ?? 0);
+  }
+  return { orders: rows.map(mapOrder), total };
+}

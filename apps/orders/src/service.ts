@@ -1,0 +1,34 @@
+import { defineService } from '@storefront/service-kit';
+import { orders } from '@storefront/proto';
+import { OrdersConfigSchema } from './config';
+import { createOrdersDomain } from './domain';
+import { parseCancellable } from './domain/status/order-states';
+import { entities } from './persistence/entities';
+import { migrations } from './persistence/migrations';
+import { adminHandlers, customerHandlers } from './grpc/admin.handlers';
+import { checkoutHandlers } from './grpc/checkout.handlers';
+import { catalogPort, paymentsPort, quotePort } from './grpc/ports';
+
+/** Orders: the order record, its state machine and status history, admin and customer views. */
+export const ordersService = defineService({
+  name: 'orders',
+  config: OrdersConfigSchema,
+  entities,
+  migrations,
+  setup(ctx) {
+    const { config } = ctx;
+    const connect = (name: string, address: string | undefined) => (address ? ctx.connect(name, address) : undefined);
+    const domain = createOrdersDomain({
+      db: ctx.db,
+      config,
+      cancellable: parseCancellable(config.ORDER_CANCELLABLE_STATUSES),
+      catalog: catalogPort(connect('catalog', config.CATALOG_GRPC_ADDR)),
+      quotes: quotePort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
+      payments: paymentsPort(connect('payments', config.PAYMENTS_GRPC_ADDR)),
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(orders.OrderCheckoutServiceService, checkoutHandlers(domain));
+    ctx.addGrpcService(orders.OrderAdminServiceService, adminHandlers(domain));
+    ctx.addGrpcService(orders.CustomerOrderServiceService, customerHandlers(domain));
+  },
+});
