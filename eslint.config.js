@@ -37,6 +37,7 @@ export default [
             '@storefront/customers',
             '@storefront/catalog',
             '@storefront/fulfillment',
+            '@storefront/payments',
             '@storefront/cart',
             '@storefront/gateway',
             '@storefront/platform',

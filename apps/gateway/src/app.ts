@@ -30,6 +30,7 @@ import { taxRoutes } from './routes/taxes';
 import { shippingRoutes } from './routes/shipping';
 import { regionRoutes } from './routes/regions';
 import { CATALOG_ROUTES } from './routes/catalog';
+import { paymentRoutes } from './routes/payments';
 import { ORDER_ROUTES } from './routes/orders';
 import { cartServiceRoutes } from './routes/cart';
 
@@ -45,6 +46,7 @@ const SHOP_ROUTES: RouteModule[] = [
   taxRoutes,
   shippingRoutes,
   regionRoutes,
+  paymentRoutes,
   ...ORDER_ROUTES,
   cartServiceRoutes,
 ];

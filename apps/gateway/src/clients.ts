@@ -1,5 +1,5 @@
 import { bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { cart, catalog, customers, fulfillment, health, orders } from '@storefront/proto';
+import { cart, catalog, customers, fulfillment, health, orders, payments } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 
 export interface CustomersClients {
@@ -25,6 +25,13 @@ export interface FulfillmentClients {
   regions: PromiseClient<typeof fulfillment.RegionServiceService>;
 }
 
+export interface PaymentsClients {
+  payments: PromiseClient<typeof payments.PaymentServiceService>;
+  gateways: PromiseClient<typeof payments.PaymentGatewayServiceService>;
+  methods: PromiseClient<typeof payments.PaymentMethodServiceService>;
+  testCard: PromiseClient<typeof payments.TestCardServiceService>;
+}
+
 export interface OrdersClients {
   admin: PromiseClient<typeof orders.OrderAdminServiceService>;
   mine: PromiseClient<typeof orders.CustomerOrderServiceService>;
@@ -43,6 +50,8 @@ export interface ServiceClients {
   catalog?: CatalogClients;
   /** Absent when FULFILLMENT_GRPC_ADDR is not configured (its routes are then not registered). */
   fulfillment?: FulfillmentClients;
+  /** Absent when PAYMENTS_GRPC_ADDR is not configured (its routes are then not registered). */
+  payments?: PaymentsClients;
   /** Absent when ORDERS_GRPC_ADDR is not configured (its routes are then not registered). */
   orders?: OrdersClients;
   /** Absent when CART_GRPC_ADDR is not configured (its routes are then not registered). */
@@ -60,11 +69,13 @@ export function connectServices(config: GatewayConfig): ServiceClients {
   if (config.FULFILLMENT_GRPC_ADDR) {
     channels.fulfillment = openChannel('fulfillment', config.FULFILLMENT_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   }
+  if (config.PAYMENTS_GRPC_ADDR) channels.payments = openChannel('payments', config.PAYMENTS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   if (config.ORDERS_GRPC_ADDR) channels.orders = openChannel('orders', config.ORDERS_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   if (config.CART_GRPC_ADDR) channels.cart = openChannel('cart', config.CART_GRPC_ADDR, config.GRPC_DEADLINE_MS);
   const c = channels.customers;
   const k = channels.catalog;
   const f = channels.fulfillment;
+  const p = channels.payments;
   return {
     customers: {
       auth: bindClient(c, customers.AuthServiceService),
@@ -85,6 +96,12 @@ export function connectServices(config: GatewayConfig): ServiceClients {
       shipping: bindClient(f, fulfillment.ShippingServiceService),
       quotes: bindClient(f, fulfillment.QuoteServiceService),
       regions: bindClient(f, fulfillment.RegionServiceService),
+    },
+    payments: p && {
+      payments: bindClient(p, payments.PaymentServiceService),
+      gateways: bindClient(p, payments.PaymentGatewayServiceService),
+      methods: bindClient(p, payments.PaymentMethodServiceService),
+      testCard: bindClient(p, payments.TestCardServiceService),
     },
     orders: channels.orders && {
       admin: bindClient(channels.orders, orders.OrderAdminServiceService),

@@ -11,6 +11,7 @@ export const GatewayConfigSchema = Type.Object({
   CUSTOMERS_GRPC_ADDR: Type.String({ minLength: 1, default: '127.0.0.1:50051' }),
   CATALOG_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   FULFILLMENT_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   ORDERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   CART_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** Deadline of every gRPC call made for a request. */

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@storefront/service-kit';
 import { customersService } from '@storefront/customers';
 import { catalogService } from '@storefront/catalog';
 import { fulfillmentService } from '@storefront/fulfillment';
+import { paymentsService } from '@storefront/payments';
 import { ordersService } from '@storefront/orders';
 import { cartService } from '@storefront/cart';
 
@@ -17,6 +18,7 @@ export const PLATFORM_SERVICES: PlatformService[] = [
   { definition: customersService, addressVariable: 'CUSTOMERS_GRPC_ADDR' },
   { definition: catalogService, addressVariable: 'CATALOG_GRPC_ADDR' },
   { definition: fulfillmentService, addressVariable: 'FULFILLMENT_GRPC_ADDR' },
+  { definition: paymentsService, addressVariable: 'PAYMENTS_GRPC_ADDR' },
   { definition: ordersService, addressVariable: 'ORDERS_GRPC_ADDR' },
   { definition: cartService, addressVariable: 'CART_GRPC_ADDR' },
 ];

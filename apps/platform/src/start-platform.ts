@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { Logger } from 'pino';
 import { startService, type RunningService } from '@storefront/service-kit';
 import { buildGateway, type Gateway } from '@storefront/gateway';
@@ -31,26 +32,33 @@ export interface Platform {
  */
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const services: RunningService[] = [];
+  // Every service's port is chosen up front, so a service may also call one
+  // started after it (payments -> orders for action-step results).
+  const host = '127.0.0.1';
+  const ports: Record<string, number> = {};
   const addresses: Record<string, string> = {};
+  for (const { definition, addressVariable } of PLATFORM_SERVICES) {
+    ports[definition.name] = await freePort(host);
+    addresses[addressVariable] = `${host}:${ports[definition.name]}`;
+  }
   const stopAll = async () => {
     for (const service of [...services].reverse()) await service.stop();
   };
   try {
-    for (const { definition, addressVariable } of PLATFORM_SERVICES) {
+    for (const { definition } of PLATFORM_SERVICES) {
       const service = await startService(definition, {
         env: {
-          GRPC_HOST: '127.0.0.1',
-          GRPC_PORT: '0',
+          GRPC_HOST: host,
           METRICS_PORT: '-1',
           ...options.env,
           ...addresses,
+          GRPC_PORT: String(ports[definition.name]),
           DATABASE_URL: options.databaseUrl(definition.name),
         },
         transport: options.transport,
         logger: options.logger?.(definition.name),
       });
       services.push(service);
-      addresses[addressVariable] = service.address;
     }
     const gateway = await buildGateway({
       env: { ...options.env, ...addresses },
@@ -71,4 +79,17 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     await stopAll();
     throw err;
   }
+}
+
+/** A port free right now on `host` (the OS picks it; the service binds it next). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { DomainError } from '@storefront/errors';
+import type { customers } from '@storefront/proto';
 import { AddressPatch } from '../http/schemas';
 import { addressPatch, restAddress } from '../resources/address';
 import { notificationsResource, privacyResource, profileResource } from '../resources/profile';
@@ -40,6 +41,15 @@ const PrivacyBody = Type.Object(
 );
 
 const AddressKind = Type.Object({ kind: Type.String() });
+
+function withPaymentMethodsItem(items: customers.MenuItem[], available: boolean): customers.MenuItem[] {
+  const others = items.filter((i) => i.id !== 'payment-methods');
+  if (!available) return others;
+  const existing = items.find((i) => i.id === 'payment-methods');
+  const dashboard = items.find((i) => i.id === 'dashboard')?.url ?? '/my-account/';
+  const item = existing ?? { id: 'payment-methods', label: 'Payment methods', url: `${dashboard.replace(/\/?$/, '/')}payment-methods/`, order: 50, icon: 'payment-methods' };
+  return [...others, item].sort((a, b) => a.order - b.order);
+}
 
 const UPDATE = ['PUT', 'PATCH'] as Array<'PUT' | 'PATCH'>;
 
@@ -88,8 +98,18 @@ export const meRoutes: RouteModule = (app, ctx) => {
   });
 
   app.get('/me/menu', { config }, async (request) => {
-    const { items } = await profile.getMenu({}, request.caller);
-    return items.map((i) => ({ id: i.id, label: i.label, url: i.url, order: i.order, icon: i.icon }));
+    const [{ items }, tokenization] = await Promise.all([
+      profile.getMenu({}, request.caller),
+      ctx.clients.payments?.gateways.getTokenizationStatus({}, request.caller),
+    ]);
+    // "Payment methods" exactly when an active gateway supports tokenization (payments decides).
+    return withPaymentMethodsItem(items, tokenization?.available ?? false).map((i) => ({
+      id: i.id,
+      label: i.label,
+      url: i.url,
+      order: i.order,
+      icon: i.icon,
+    }));
   });
 
   app.get('/me/addresses', { config }, async (request) => {

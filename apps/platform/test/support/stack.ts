@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { createTestDatabase, createTestEvents, silentLogger, type TestDatabase } from '@storefront/testing';
 import { PLATFORM_SERVICES, startPlatform, type Platform } from '../../src';
 
@@ -8,7 +9,10 @@ export const ADMIN = { login: 'admin', password: 'admin-password-1', email: 'adm
  * per service on the real Postgres, an isolated stream on the real NATS, real
  * gRPC between gateway and services, HTTP from the test.
  */
-export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Platform> {
+export async function startStack(
+  env: NodeJS.ProcessEnv = {},
+  options: { logger?: (name: string) => Logger } = {},
+): Promise<Platform> {
   const events = createTestEvents();
   const databases = new Map<string, TestDatabase>();
   const cleanup = async () => {
@@ -33,7 +37,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Platform>
         ...env,
       },
       port: 0,
-      logger: () => silentLogger(),
+      logger: options.logger ?? (() => silentLogger()),
     });
     return {
       ...platform,

@@ -5,4 +5,7 @@
 
 /* eslint-disable */
 
+export * from "./shop/payments/v1/gateways";
 export * from "./shop/payments/v1/payments";
+export * from "./shop/payments/v1/test_card";
+export * from "./shop/payments/v1/tokens";

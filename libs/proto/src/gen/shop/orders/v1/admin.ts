@@ -2373,7 +2373,7 @@ export const CustomerOrderServiceService = {
       Buffer.from(ListMyOrdersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMyOrdersResponse => ListMyOrdersResponse.decode(value),
   },
-  /** NOT_FOUND unless the caller owns it (drafts included? no: drafts are NOT_FOUND too). */
+  /** NOT_FOUND unless the caller owns it; drafts are NOT_FOUND too. */
   getMyOrder: {
     path: "/shop.orders.v1.CustomerOrderService/GetMyOrder" as const,
     requestStream: false as const,
@@ -2409,7 +2409,7 @@ export const CustomerOrderServiceService = {
 export interface CustomerOrderServiceServer extends UntypedServiceImplementation {
   /** The caller's orders, drafts excluded. */
   listMyOrders: handleUnaryCall<ListMyOrdersRequest, ListMyOrdersResponse>;
-  /** NOT_FOUND unless the caller owns it (drafts included? no: drafts are NOT_FOUND too). */
+  /** NOT_FOUND unless the caller owns it; drafts are NOT_FOUND too. */
   getMyOrder: handleUnaryCall<GetMyOrderRequest, GetMyOrderResponse>;
   /** 409 shop_order_not_cancellable unless the status is in the cancellable set. */
   cancelMyOrder: handleUnaryCall<CancelMyOrderRequest, CancelMyOrderResponse>;

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { GatewayFeature, PaymentGateway, PaymentResult, SettingsField } from './gateway';
+
+const COMMON_FIELDS: SettingsField[] = [
+  { id: 'title', type: 'safe_text', title: 'Title', description: 'What the customer sees at checkout.' },
+  { id: 'description', type: 'textarea', title: 'Description', description: 'Shown under the title at checkout.' },
+  { id: 'instructions', type: 'textarea', title: 'Instructions', description: 'Added to the thank-you page and emails.', default: '' },
+];
+
+function offlineResult(outcome: 'paid' | 'on_hold', message: string): PaymentResult {
+  return {
+    result: 'success',
+    outcome,
+    redirect: '',
+    transactionId: '',
+    declineReason: '',
+    message,
+  };
+}
+
+/** Cash on delivery: the gateway accepts the order at once (spec 3: paid_status paid). */
+export class CashOnDeliveryGateway implements PaymentGateway {
+  readonly id = 'cod';
+  readonly title = 'Cash on delivery';
+  readonly description = 'Pay with cash upon delivery.';
+  readonly methodTitle = 'Cash on delivery';
+  readonly methodDescription = 'Have your customers pay with cash (or by other means) upon delivery.';
+  readonly icon = '';
+  readonly hasFields = false;
+  readonly supports: readonly GatewayFeature[] = ['products'];
+  readonly index = 0;
+  readonly maxAmount = 0;
+  readonly savedCards = false;
+  readonly verifyConfig = false;
+  readonly adminFields: readonly SettingsField[] = [
+    ...COMMON_FIELDS,
+    {
+      id: 'enable_for_methods',
+      type: 'multiselect',
+      title: 'Enable for shipping methods',
+      description: 'Empty = every shipping method.',
+      default: [],
+      options: { flat_rate: 'Flat rate', free_shipping: 'Free shipping', local_pickup: 'Local pickup' },
+    },
+  ];
+
+  async processPayment(): Promise<PaymentResult> {
+    return { ...offlineResult('paid', 'Pay with cash upon delivery.'), transactionId: `cod_${randomUUID()}` };
+  }
+}
+
+/** Direct bank transfer: the order waits on_hold until an admin marks it paid. */
+export class BankTransferGateway implements PaymentGateway {
+  readonly id = 'bacs';
+  readonly title = 'Direct bank transfer';
+  readonly description =
+    'Make your payment directly into our bank account. Please use your Order ID as the payment reference.';
+  readonly methodTitle = 'Direct bank transfer';
+  readonly methodDescription = 'Take payments in person via BACS. More commonly known as direct bank/wire transfer.';
+  readonly icon = '';
+  readonly hasFields = false;
+  readonly supports: readonly GatewayFeature[] = ['products'];
+  readonly index = 1;
+  readonly maxAmount = 0;
+  readonly savedCards = false;
+  readonly verifyConfig = false;
+  readonly adminFields: readonly SettingsField[] = [
+    ...COMMON_FIELDS,
+    { id: 'account_name', type: 'text', title: 'Account name', default: '' },
+    { id: 'account_number', type: 'text', title: 'Account number', default: '' },
+    { id: 'sort_code', type: 'text', title: 'Sort code', default: '' },
+    { id: 'iban', type: 'text', title: 'IBAN', default: '' },
+    { id: 'bic', type: 'text', title: 'BIC / Swift', default: '' },
+  ];
+
+  async processPayment(): Promise<PaymentResult> {
+    return offlineResult('on_hold', 'Awaiting bank transfer.');
+  }
+}

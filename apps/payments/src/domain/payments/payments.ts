@@ -1,0 +1,320 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, invalidParams } from '@storefront/errors';
+import type { CallerContext } from '@storefront/grpc-client';
+import {
+  attemptById,
+  attemptByKey,
+  deleteAttempt,
+  finishAttempt,
+  insertAttempt,
+  paidAttemptOfOrder,
+  type AttemptRecord,
+} from '../../persistence/attempts.repository';
+import { findIntent, insertIntent } from '../../persistence/intents.repository';
+import { insertRefund } from '../../persistence/refunds.repository';
+import { insertToken, tokenOf } from '../../persistence/tokens.repository';
+import type { PaymentsDeps } from '../deps';
+import { idempotencyKeyReused, intentUnsupported, invalidGateway, paymentInProgress, refundUnsupported } from '../errors';
+import type { GatewayCatalog, GatewayView } from '../gateways/gateway-catalog';
+import type { GatewayEnvironment, NewIntent, PaymentOutcome, PaymentResult } from '../gateways/gateway';
+import { amountToMinor, checkCurrency } from './amounts';
+import type { CardTestingDefence } from './card-testing';
+
+export interface ProcessPaymentInput {
+  orderId: number;
+  orderKey: string;
+  gatewayId: string;
+  amount: string;
+  currency: string;
+  customerId: number;
+  paymentPayloadJson: string;
+  idempotencyKey: string;
+  clientIp: string;
+  returnUrl: string;
+  hasSubscription: boolean;
+  savePaymentMethod: boolean;
+}
+
+export interface ProcessPaymentOutput {
+  outcome: PaymentOutcome;
+  transactionId: string;
+  redirectUrl: string;
+  intentId: string;
+  clientSecret: string;
+  declineReason: string;
+  message: string;
+  gatewayTitle: string;
+  replayed: boolean;
+  paymentId: string;
+}
+
+const MAX_PAYLOAD_BYTES = 16 * 1024;
+const MAX_KEY_LENGTH = 255;
+const FAILED: ReadonlySet<string> = new Set(['declined', 'failed']);
+
+export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** `payment_payload` JSON -> object; 400 rest_invalid_param for anything else. */
+export function parsePayload(json: string, field = 'payment_payload'): Record<string, unknown> {
+  if (!json) return {};
+  if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) throw invalidParams({ [field]: `${field} is too large.` });
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw invalidParams({ [field]: `${field} must be a JSON object.` });
+  }
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams({ [field]: `${field} must be an object.` });
+  return value as Record<string, unknown>;
+}
+
+/** Runs gateways for orders, records every attempt, replays by idempotency key, refunds. */
+export class Payments {
+  constructor(
+    private readonly deps: PaymentsDeps,
+    private readonly catalog: GatewayCatalog,
+    private readonly defence: CardTestingDefence,
+  ) {}
+
+  /** What a gateway may read while it runs (no I/O inside gateways themselves). */
+  environment(view: GatewayView, customerId: number, siteUrl: string): GatewayEnvironment {
+    const db = this.deps.db;
+    return {
+      settings: view.settings,
+      siteUrl,
+      loadToken: (id) => (customerId > 0 ? tokenOf(db.em(), customerId, id) : Promise.resolve(undefined)),
+      async loadSetupIntent(intentId) {
+        const intent = await findIntent(db.em(), intentId);
+        if (!intent || intent.kind !== 'setup' || intent.status !== 'succeeded') return undefined;
+        if (intent.customerId !== 0 && intent.customerId !== customerId) return undefined;
+        return intent.card;
+      },
+    };
+  }
+
+  async process(input: ProcessPaymentInput, caller: CallerContext): Promise<ProcessPaymentOutput> {
+    const problems: Record<string, string> = {};
+    if (!Number.isSafeInteger(input.orderId) || input.orderId < 1) problems.order_id = 'order_id must be a positive integer.';
+    if (input.idempotencyKey.length > MAX_KEY_LENGTH) problems.idempotency_key = 'The Idempotency-Key is too long.';
+    if (Object.keys(problems).length) throw invalidParams(problems);
+    const currency = checkCurrency(input.currency);
+    const amountMinor = amountToMinor(input.amount, currency);
+    const view = await this.catalog.availableGateway(input.gatewayId, {
+      amountMinor,
+      hasSubscription: input.hasSubscription,
+    });
+    if (!view) throw invalidGateway();
+    const payload = parsePayload(input.paymentPayloadJson);
+    const key = input.idempotencyKey || caller.idempotencyKey || '';
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([input.orderId, view.gateway.id, amountMinor, currency, payload]))
+      .digest('hex');
+
+    const previous = key ? await attemptByKey(this.deps.db.em(), key) : await paidAttemptOfOrder(this.deps.db.em(), input.orderId);
+    if (previous) return this.replay(previous, fingerprint, Boolean(key), view);
+
+    const clientIp = input.clientIp || caller.clientIp || '';
+    await this.defence.check(clientIp);
+
+    const now = this.deps.now();
+    const attempt: AttemptRecord = {
+      id: newId('pay'),
+      orderId: input.orderId,
+      gatewayId: view.gateway.id,
+      amountMinor,
+      currency,
+      outcome: 'processing',
+      transactionId: '',
+      declineReason: '',
+      message: '',
+      idempotencyKey: key || null,
+      fingerprint,
+      customerId: input.customerId,
+      clientIp,
+      intentId: '',
+      redirectUrl: '',
+      clientSecret: '',
+      createdAt: now,
+    };
+    if (!(await insertAttempt(this.deps.db.em(), attempt))) {
+      // Another request with this key is (or was just) running.
+      const winner = await this.awaitAttempt(key);
+      return this.replay(winner, fingerprint, true, view);
+    }
+
+    let result: PaymentResult;
+    try {
+      const env = this.environment(view, input.customerId, await this.deps.site.siteUrl());
+      result = await view.gateway.processPayment(
+        {
+          orderId: input.orderId,
+          orderKey: input.orderKey,
+          amountMinor,
+          currency,
+          customerId: input.customerId,
+          payload,
+          returnUrl: input.returnUrl,
+          hasSubscription: input.hasSubscription,
+          savePaymentMethod: input.savePaymentMethod,
+        },
+        env,
+      );
+    } catch (err) {
+      // Not an attempt (bad payload, unknown token): the key stays usable.
+      await deleteAttempt(this.deps.db.em(), attempt.id);
+      throw err;
+    }
+
+    const intent: NewIntent | undefined = result.intent;
+    await this.deps.db.em().transactional(async (em) => {
+      await finishAttempt(
+        em,
+        attempt.id,
+        {
+          outcome: result.outcome,
+          transactionId: result.transactionId,
+          declineReason: result.declineReason,
+          message: result.message,
+          intentId: intent?.intentId ?? '',
+          redirectUrl: result.redirect,
+          clientSecret: intent?.clientSecret ?? '',
+        },
+        now,
+      );
+      if (intent) await this.storeIntent(em, intent, attempt, input, now);
+      if (result.saveCard && input.customerId > 0 && result.outcome === 'paid') {
+        await insertToken(em, input.customerId, view.gateway.id, newId('tok'), result.saveCard, now);
+      }
+      if (FAILED.has(result.outcome)) await this.defence.recordFailure(em, clientIp);
+    });
+    this.deps.logger.info(
+      { orderId: input.orderId, gateway: view.gateway.id, outcome: result.outcome, paymentId: attempt.id, declineReason: result.declineReason || undefined },
+      'payment processed',
+    );
+    return {
+      outcome: result.outcome,
+      transactionId: result.transactionId,
+      redirectUrl: result.redirect,
+      intentId: intent?.intentId ?? '',
+      clientSecret: intent?.clientSecret ?? '',
+      declineReason: result.declineReason,
+      message: result.message,
+      gatewayTitle: view.title,
+      replayed: false,
+      paymentId: attempt.id,
+    };
+  }
+
+  private async storeIntent(em: EntityManager, intent: NewIntent, attempt: AttemptRecord, input: ProcessPaymentInput, now: Date) {
+    await insertIntent(
+      em,
+      {
+        id: intent.intentId,
+        kind: intent.kind,
+        gatewayId: attempt.gatewayId,
+        orderId: attempt.orderId,
+        attemptId: attempt.id,
+        customerId: input.customerId,
+        amountMinor: attempt.amountMinor,
+        currency: attempt.currency,
+        status: intent.status,
+        clientSecret: intent.clientSecret,
+        card: intent.card,
+        returnUrl: input.returnUrl,
+        expiresAt: new Date(now.getTime() + this.deps.config.INTENT_EXPIRY_SECONDS * 1000),
+      },
+      now,
+    );
+  }
+
+  private async awaitAttempt(key: string): Promise<AttemptRecord> {
+    for (let i = 0; i < 40; i++) {
+      const attempt = await attemptByKey(this.deps.db.em(), key);
+      if (!attempt) break;
+      if (attempt.outcome !== 'processing') return attempt;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw paymentInProgress();
+  }
+
+  private async replay(previous: AttemptRecord, fingerprint: string, byKey: boolean, view: GatewayView): Promise<ProcessPaymentOutput> {
+    if (byKey && previous.fingerprint !== fingerprint) throw idempotencyKeyReused();
+    const attempt = previous.outcome === 'processing' ? await this.awaitAttempt(previous.idempotencyKey ?? '') : previous;
+    // An action step completed since: report the attempt as it stands now.
+    const current = (await attemptById(this.deps.db.em(), attempt.id)) ?? attempt;
+    return {
+      outcome: current.outcome as PaymentOutcome,
+      transactionId: current.transactionId,
+      redirectUrl: current.redirectUrl,
+      intentId: current.intentId,
+      clientSecret: current.clientSecret,
+      declineReason: current.declineReason,
+      message: current.message,
+      gatewayTitle: view.title,
+      replayed: true,
+      paymentId: current.id,
+    };
+  }
+
+  /** A payment or setup intent (spec 2.11 intent payload). */
+  async createIntent(
+    input: { gatewayId: string; orderId: number; amount: string; currency: string; customerId: number; setup: boolean; returnUrl: string },
+  ): Promise<NewIntent> {
+    const view = (await this.catalog.views()).find((v) => v.gateway.id === input.gatewayId && v.enabled);
+    if (!view) throw invalidGateway();
+    const gateway = view.gateway;
+    const create = input.setup ? (gateway.createSetupIntent ?? gateway.createIntent) : gateway.createIntent;
+    if (!create) throw intentUnsupported();
+    const currency = input.setup && !input.currency ? '' : checkCurrency(input.currency);
+    const amountMinor = input.setup ? 0 : amountToMinor(input.amount, currency);
+    const env = this.environment(view, input.customerId, await this.deps.site.siteUrl());
+    const intent = await create.call(gateway, { ...input, amountMinor, currency }, env);
+    const now = this.deps.now();
+    await this.deps.db.em().transactional((em) =>
+      insertIntent(
+        em,
+        {
+          id: intent.intentId,
+          kind: intent.kind,
+          gatewayId: gateway.id,
+          orderId: input.orderId,
+          attemptId: '',
+          customerId: input.customerId,
+          amountMinor,
+          currency,
+          status: intent.status,
+          clientSecret: intent.clientSecret,
+          card: intent.card,
+          returnUrl: input.returnUrl,
+          expiresAt: new Date(now.getTime() + this.deps.config.INTENT_EXPIRY_SECONDS * 1000),
+        },
+        now,
+      ),
+    );
+    return intent;
+  }
+
+  async refund(input: { orderId: number; gatewayId: string; transactionId: string; amount: string; currency: string; reason: string }): Promise<string> {
+    const gateway = this.deps.gateways.has(input.gatewayId) ? this.deps.gateways.get(input.gatewayId) : undefined;
+    if (!gateway) throw invalidGateway();
+    if (!gateway.refund || !gateway.supports.includes('refunds')) throw refundUnsupported();
+    const currency = checkCurrency(input.currency);
+    const amountMinor = amountToMinor(input.amount, currency);
+    const view = (await this.catalog.views()).find((v) => v.gateway.id === gateway.id)!;
+    const env = this.environment(view, 0, await this.deps.site.siteUrl());
+    const refundId = await gateway.refund(
+      { orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.slice(0, 2000) },
+      env,
+    );
+    await this.deps.db.em().transactional((em) =>
+      insertRefund(em, { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000) }, this.deps.now()),
+    );
+    return refundId;
+  }
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return DomainError.is(err);
+}

@@ -1,0 +1,30 @@
+import type { payments } from '@storefront/proto';
+import type { ServiceHandlers } from '@storefront/service-kit';
+import type { PaymentsDomain } from '../domain';
+import { amountToMinor, checkCurrency } from '../domain/payments/amounts';
+import { toGatewaySummary } from './mappers';
+
+export function paymentHandlers(domain: PaymentsDomain): ServiceHandlers<typeof payments.PaymentServiceService> {
+  return {
+    async listAvailableGateways(req) {
+      const amountMinor = req.amount ? amountToMinor(req.amount, req.currency ? checkCurrency(req.currency) : 'USD') : undefined;
+      const views = await domain.catalog.available({ amountMinor, hasSubscription: req.hasSubscription });
+      return { gateways: views.map(toGatewaySummary) };
+    },
+    async processPayment(req, caller) {
+      return domain.payments.process(req, caller);
+    },
+    async createIntent(req) {
+      const intent = await domain.payments.createIntent(req);
+      return {
+        clientSecret: intent.clientSecret,
+        intentId: intent.intentId,
+        redirectUrl: intent.redirectUrl,
+        requiresAction: intent.requiresAction,
+      };
+    },
+    async refund(req) {
+      return { refundId: await domain.payments.refund(req) };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A payment attempt row (never card data). */
+export interface AttemptRecord {
+  id: string;
+  orderId: number;
+  gatewayId: string;
+  amountMinor: number;
+  currency: string;
+  outcome: string;
+  transactionId: string;
+  declineReason: string;
+  message: string;
+  idempotencyKey: string | null;
+  fingerprint: string;
+  customerId: number;
+  clientIp: string;
+  intentId: string;
+  redirectUrl: string;
+  clientSecret: string;
+  createdAt: Date;
+}
+
+interface Row {
+  id: string;
+  order_id: string;
+  gateway_id: string;
+  amount_minor: string;
+  currency: string;
+  outcome: string;
+  transaction_id: string;
+  decline_reason: string;
+  message: string;
+  idempotency_key: string | null;
+  fingerprint: string;
+  customer_id: string;
+  client_ip: string;
+  intent_id: string;
+  redirect_url: string;
+  client_secret: string;
+  created_at: Date;
+}
+
+const toRecord = (r: Row): AttemptRecord => ({
+  id: r.id,
+  orderId: Number(r.order_id),
+  gatewayId: r.gateway_id,
+  amountMinor: Number(r.amount_minor),
+  currency: r.currency,
+  outcome: r.outcome,
+  transactionId: r.transaction_id,
+  declineReason: r.decline_reason,
+  message: r.message,
+  idempotencyKey: r.idempotency_key,
+  fingerprint: r.fingerprint,
+  customerId: Number(r.customer_id),
+  clientIp: r.client_ip,
+  intentId: r.intent_id,
+  redirectUrl: r.redirect_url,
+  clientSecret: r.client_secret,
+  createdAt: new Date(r.created_at),
+});
+
+/** Inserts a `processing` attempt; false when its idempotency key already exists. */
+export async function insertAttempt(em: EntityManager, a: AttemptRecord): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `insert into "payments"."payment_attempts" ("id", "order_id", "gateway_id", "amount_minor", "currency", "outcome",
+       "idempotency_key", "fingerprint", "customer_id", "client_ip", "created_at", "updated_at")
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict ("idempotency_key") do nothing returning "id"`,
+    [a.id, a.orderId, a.gatewayId, a.amountMinor, a.currency, a.outcome, a.idempotencyKey, a.fingerprint, a.customerId, a.clientIp, a.createdAt, a.createdAt],
+  );
+  return rows.length === 1;
+}
+
+export async function finishAttempt(
+  em: EntityManager,
+  id: string,
+  r: Pick<AttemptRecord, 'outcome' | 'transactionId' | 'declineReason' | 'message' | 'intentId' | 'redirectUrl' | 'clientSecret'>,
+  now: Date,
+): Promise<void> {
+  await em.execute(
+    `update "payments"."payment_attempts" set "outcome" = ?, "transaction_id" = ?, "decline_reason" = ?, "message" = ?,
+       "intent_id" = ?, "redirect_url" = ?, "client_secret" = ?, "updated_at" = ? where "id" = ?`,
+    [r.outcome, r.transactionId, r.declineReason, r.message, r.intentId, r.redirectUrl, r.clientSecret, now, id],
+  );
+}
+
+export async function deleteAttempt(em: EntityManager, id: string): Promise<void> {
+  await em.execute(`delete from "payments"."payment_attempts" where "id" = ?`, [id]);
+}
+
+export async function attemptByKey(em: EntityManager, key: string): Promise<AttemptRecord | undefined> {
+  const rows = await em.execute<Row[]>(`select * from "payments"."payment_attempts" where "idempotency_key" = ?`, [key]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function attemptById(em: EntityManager, id: string): Promise<AttemptRecord | undefined> {
+  const rows = await em.execute<Row[]>(`select * from "payments"."payment_attempts" where "id" = ?`, [id]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function paidAttemptOfOrder(em: EntityManager, orderId: number): Promise<AttemptRecord | undefined> {
+  const rows = await em.execute<Row[]>(
+    `select * from "payments"."payment_attempts" where "order_id" = ? and "outcome" in ('paid', 'on_hold')
+     order by "created_at" asc limit 1`,
+    [orderId],
+  );
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function attemptsOfOrder(em: EntityManager, orderId: number): Promise<AttemptRecord[]> {
+  const rows = await em.execute<Row[]>(
+    `select * from "payments"."payment_attempts" where "order_id" = ? and "outcome" <> 'processing'
+     order by "created_at" desc, "id" desc limit 50`,
+    [orderId],
+  );
+  return rows.map(toRecord);
+}

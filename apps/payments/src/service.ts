@@ -1,0 +1,46 @@
+import { payments } from '@storefront/proto';
+import { defineService, parseAddons } from '@storefront/service-kit';
+import { PaymentsConfigSchema } from './config';
+import { createPaymentsDomain } from './domain';
+import { registeredGateways } from './domain/gateways/registered';
+import { gatewayHandlers } from './grpc/gateway.handlers';
+import { ordersPort } from './grpc/orders-port';
+import { paymentHandlers } from './grpc/payment.handlers';
+import { sitePort } from './grpc/site-port';
+import { testCardHandlers } from './grpc/test-card.handlers';
+import { tokenHandlers } from './grpc/tokens.handlers';
+import { intentExpirySweep } from './jobs/intent-expiry';
+import { entities } from './persistence/entities';
+import { migrations } from './persistence/migrations';
+
+/** Payment gateways and their settings, payment attempts, intents and saved payment tokens. */
+export const paymentsService = defineService({
+  name: 'payments',
+  config: PaymentsConfigSchema,
+  entities,
+  migrations,
+  setup(ctx) {
+    const { config, logger } = ctx;
+    const addons = parseAddons(config.SHOP_ADDONS);
+    const customers = config.CUSTOMERS_GRPC_ADDR ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR) : undefined;
+    const orders = config.ORDERS_GRPC_ADDR ? ctx.connect('orders', config.ORDERS_GRPC_ADDR) : undefined;
+    const domain = createPaymentsDomain({
+      db: ctx.db,
+      config,
+      addons,
+      gateways: registeredGateways(addons),
+      orders: orders && ordersPort(orders),
+      site: sitePort(customers, config.SHOP_SITE_URL),
+      logger,
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain));
+    ctx.addGrpcService(payments.PaymentGatewayServiceService, gatewayHandlers(domain));
+    ctx.addGrpcService(payments.PaymentMethodServiceService, tokenHandlers(domain));
+    ctx.addGrpcService(payments.TestCardServiceService, testCardHandlers(domain));
+
+    const sweep = intentExpirySweep(domain.actionStep, config.INTENT_SWEEP_SECONDS, logger);
+    ctx.onReady(async () => sweep.start());
+    ctx.onShutdown(() => sweep.stop());
+  },
+});

@@ -1,0 +1,591 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { anonymousCaller, bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
+import { payments } from '@storefront/proto';
+import type { Platform } from '../src';
+import { ADMIN, startStack } from './support/stack';
+import { expectError, ShopClient, type ShopResponse } from './support/client';
+
+// Everything every service and the gateway logs, at debug level, to scan for card data.
+const logLines: string[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+let stack: Platform;
+let admin: ShopClient;
+let manager: ShopClient;
+let alice: ShopClient;
+let bob: ShopClient;
+let guest: ShopClient;
+let channel: Channel;
+let paymentService: PromiseClient<typeof payments.PaymentServiceService>;
+
+const VISA = { card_number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '7319' };
+const DECLINED = { ...VISA, card_number: '4000000000000002' };
+const ACTION = { ...VISA, card_number: '4000000000003220' };
+const CARD_SECRETS = ['4242424242424242', '4000000000000002', '4000000000003220', '"cvc"', 'card_number'];
+
+beforeAll(async () => {
+  stack = await startStack(
+    { TRUST_PROXY: '127.0.0.1', SHOP_SITE_URL: 'http://shop.example.test', INTENT_SWEEP_SECONDS: '0.2' },
+    { logger: (name) => pino({ level: 'debug', base: { name } }, sink) },
+  );
+  admin = new ShopClient(stack.url);
+  await admin.login(ADMIN.login, ADMIN.password);
+  const created = await admin.post('/shop/v1/customer', {
+    email: 'manager@example.com',
+    username: 'manager',
+    password: 'password-1',
+    roles: ['shop_manager'],
+  });
+  expect(created.status).toBe(201);
+  manager = new ShopClient(stack.url);
+  await manager.login('manager', 'password-1');
+  alice = new ShopClient(stack.url);
+  expect((await alice.post('/shop/v1/auth/register', { email: 'alice@example.com', password: 'password-1' })).status).toBe(200);
+  bob = new ShopClient(stack.url);
+  expect((await bob.post('/shop/v1/auth/register', { email: 'bob@example.com', password: 'password-1' })).status).toBe(200);
+  guest = new ShopClient(stack.url);
+  const service = stack.services.find((s) => s.name === 'payments')!;
+  channel = openChannel('payments', service.address);
+  paymentService = bindClient(channel, payments.PaymentServiceService);
+}, 180_000);
+
+afterAll(async () => {
+  channel?.close();
+  await stack?.stop();
+});
+
+/** A client whose requests come from `ip` (the gateway trusts X-Forwarded-For from 127.0.0.1 in this stack). */
+function fromIp(client: ShopClient, ip: string) {
+  const headers = { 'x-forwarded-for': ip };
+  return {
+    post: (path: string, json?: unknown, extra: Record<string, string> = {}) => client.post(path, json, { headers: { ...headers, ...extra } }),
+  };
+}
+
+let ipCounter = 1;
+const nextIp = () => `198.51.100.${ipCounter++}`;
+
+function expectInvalid(res: ShopResponse, field?: string): void {
+  expectError(res, 400, 'rest_invalid_param');
+  if (field) expect(Object.keys(res.body.data.params)).toContain(field);
+}
+
+async function addCard(client: ShopClient, card: object = VISA, extra: Record<string, string> = {}): Promise<ShopResponse> {
+  return fromIp(client, nextIp()).post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: card }, extra);
+}
+
+describe('capability matrix', () => {
+  it('admin routes: 401 guest, 403 customer and shop_manager, 200 admin', async () => {
+    const calls: Array<(c: ShopClient) => Promise<ShopResponse>> = [
+      (c) => c.get('/shop/v1/payment/all'),
+      (c) => c.get('/shop/v1/payment/1'),
+      (c) => c.get('/shop/v1/settings/payment-gateways'),
+      (c) => c.put('/shop/v1/settings/payment-gateways', { config: { cod: { index: 0 } } }),
+      (c) => c.patch('/shop/v1/settings/payment-gateways', { config: { cod: { index: 0 } } }),
+      (c) => c.put('/shop/v1/settings/verify-payment-gateways', { method: 'cod', config: {} }),
+      (c) => c.patch('/shop/v1/settings/verify-payment-gateways', { method: 'cod', config: {} }),
+    ];
+    for (const call of calls) {
+      expectError(await call(guest), 401, 'shop_rest_forbidden_context');
+      expectError(await call(alice), 403, 'shop_rest_forbidden_context');
+      expectError(await call(manager), 403, 'shop_rest_forbidden_context');
+    }
+    // payment/1 is 404 for the admin (no such order); every other route answers 200.
+    for (const [i, call] of calls.entries()) {
+      const res = await call(admin);
+      if (i === 1) expect(res.status).toBe(404);
+      else expect(res.status).toBe(200);
+    }
+  });
+
+  it('payment-methods routes: 401 shop_payment_methods_login_required for guests; me routes 401 shop_rest_not_logged_in', async () => {
+    expectError(await guest.post('/shop/v1/payment-methods', { payment_method: 'test_card' }), 401, 'shop_payment_methods_login_required');
+    expectError(await guest.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'test_card' }), 401, 'shop_payment_methods_login_required');
+    expectError(await guest.delete('/shop/v1/payment-methods/1'), 401, 'shop_payment_methods_login_required');
+    expectError(await guest.post('/shop/v1/payment-methods/1/default'), 401, 'shop_payment_methods_login_required');
+    expectError(await guest.get('/shop/v1/me/payment-methods'), 401, 'shop_rest_not_logged_in');
+    expectError(await guest.delete('/shop/v1/me/payment-methods/1'), 401, 'shop_rest_not_logged_in');
+    expectError(await guest.post('/shop/v1/me/payment-methods/1/default'), 401, 'shop_rest_not_logged_in');
+    for (const client of [alice, manager, admin]) {
+      const res = await client.get('/shop/v1/me/payment-methods');
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+    }
+  });
+
+  it('public routes: GET /payment needs an order id (400 invalid-request) for everyone; POST /payment is deprecated', async () => {
+    for (const client of [guest, alice, manager, admin]) {
+      expectError(await client.get('/shop/v1/payment'), 400, 'invalid-request');
+      expectError(await client.post('/shop/v1/payment', { order_id: 1 }), 400, 'endpoint_is_deprecated');
+      expectError(await client.post('/shop/v1/payment'), 400, 'endpoint_is_deprecated');
+    }
+  });
+});
+
+describe('GET /payment (order-scoped)', () => {
+  it('reads the id from id, order, order_id, payment or payment_id; an order the caller cannot see is 404', async () => {
+    for (const name of ['id', 'order', 'order_id', 'payment', 'payment_id']) {
+      const res = await guest.get(`/shop/v1/payment?${name}=424242`);
+      expect(res.status).toBe(404);
+      expect(res.body.data.status).toBe(404);
+    }
+    expectInvalid(await guest.get('/shop/v1/payment?order_id=abc'), 'order_id');
+    expectInvalid(await guest.get('/shop/v1/payment?id=-1'), 'id');
+  });
+});
+
+describe('GET /payment/all', () => {
+  it('lists every registered gateway with its spec 2.11 attributes, available or not, with pagination headers', async () => {
+    const res = await admin.get('/shop/v1/payment/all');
+    expect(res.status).toBe(200);
+    expect(res.body.map((g: { id: string }) => g.id)).toEqual(['cod', 'bacs', 'test_card']);
+    expect(res.headers.get('x-platform-total')).toBe('3');
+    const card = res.body.find((g: { id: string }) => g.id === 'test_card');
+    expect(card).toMatchObject({
+      title: expect.any(String),
+      description: expect.any(String),
+      method_title: 'Test card',
+      method_description: expect.any(String),
+      icon: '',
+      has_fields: true,
+      index: 2,
+      max_amount: 0,
+      saved_cards: true,
+      verify_config: true,
+      enabled: true,
+      available: true,
+      supports_intents: true,
+    });
+    expect(card.supports).toEqual(expect.arrayContaining(['products', 'refunds', 'tokenization', 'add_payment_method', 'subscriptions']));
+    expect(card.admin_fields.map((f: { type: string }) => f.type)).toEqual(
+      expect.arrayContaining(['safe_text', 'textarea', 'text', 'password', 'copy_text', 'checkbox', 'multiselect']),
+    );
+    expect(card.settings).toBeUndefined();
+    const edit = await admin.get('/shop/v1/payment/all?context=edit&include[]=test_card');
+    expect(edit.body).toHaveLength(1);
+    expect(edit.body[0].settings.secret_key).toBe('********');
+
+    const page = await admin.get('/shop/v1/payment/all?per_page=1&page=2&orderby=id&order=desc');
+    expect(page.body.map((g: { id: string }) => g.id)).toEqual(['cod']);
+    expect(page.headers.get('x-platform-totalpages')).toBe('3');
+    expect((await admin.get('/shop/v1/payment/all?search=bank')).body.map((g: { id: string }) => g.id)).toEqual(['bacs']);
+    expectInvalid(await admin.get('/shop/v1/payment/all?per_page=101'), 'per_page');
+    expectInvalid(await admin.get('/shop/v1/payment/all?orderby=price'), 'orderby');
+  });
+});
+
+describe('settings/payment-gateways', () => {
+  it('OPTIONS returns the schema generated from the registered gateways', async () => {
+    const res = await admin.options('/shop/v1/settings/payment-gateways');
+    expect(res.status).toBe(200);
+    expect(res.body.namespace).toBe('shop/v1');
+    expect(res.body.methods).toEqual(expect.arrayContaining(['PUT', 'PATCH']));
+    const props = res.body.schema.properties;
+    expect(Object.keys(props)).toEqual(['cod', 'bacs', 'test_card']);
+    expect(props.test_card.properties).toMatchObject({
+      is_enabled: { type: 'boolean' },
+      index: { type: 'integer' },
+      secret_key: { type: 'string', format: 'password' },
+      capture: { type: 'boolean' },
+      card_brands: { type: 'array' },
+      webhook_url: { readOnly: true },
+    });
+  });
+
+  it('validates and sanitizes every field type; passwords never come back in clear; PATCH merges, PUT resets', async () => {
+    const res = await admin.patch('/shop/v1/settings/payment-gateways', {
+      config: {
+        bacs: {
+          title: '  Bank <b>transfer</b>\n now ',
+          description: 'Line one <script>alert(1)</script>\nLine <i>two</i>',
+          account_name: 'Shop\u0000 Ltd <em>x</em>',
+          index: 5,
+          is_enabled: false,
+        },
+        test_card: {
+          title: 'Card <strong>pay</strong> <img src=x onerror=alert(1)>',
+          secret_key: 'sk_test_new',
+          capture: 'no',
+          saved_cards: true,
+          card_brands: ['visa', 'amex', 'visa'],
+          webhook_url: 'http://attacker.example/',
+        },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.bacs).toMatchObject({
+      title: 'Bank <b>transfer</b> now',
+      description: 'Line one\nLine two',
+      account_name: 'Shop Ltd x',
+      index: 5,
+      is_enabled: false,
+    });
+    expect(res.body.test_card).toMatchObject({
+      title: 'Card <strong>pay</strong>',
+      secret_key: '********',
+      capture: false,
+      saved_cards: true,
+      card_brands: ['visa', 'amex'],
+      webhook_url: '',
+    });
+    expect(JSON.stringify(res.body)).not.toContain('sk_test_new');
+    // GET masks too; sending the mask back keeps the stored secret (verify still passes).
+    const read = await admin.get('/shop/v1/settings/payment-gateways');
+    expect(read.body.test_card.secret_key).toBe('********');
+    expect(JSON.stringify(read.body)).not.toContain('sk_test_new');
+    const kept = await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { secret_key: '********' } } });
+    expect(kept.status).toBe(200);
+    expect((await admin.put('/shop/v1/settings/verify-payment-gateways', { method: 'test_card', config: { secret_key: '********' } })).body).toEqual({
+      verified: true,
+      message: expect.any(String),
+    });
+    // bacs disabled: no longer available, still listed.
+    const all = await admin.get('/shop/v1/payment/all');
+    expect(all.body.find((g: { id: string }) => g.id === 'bacs')).toMatchObject({ enabled: false, available: false, index: 5 });
+    // PUT replaces: unlisted fields go back to their defaults.
+    const put = await admin.put('/shop/v1/settings/payment-gateways', { config: { bacs: { account_name: 'Other' } } });
+    expect(put.body.bacs).toMatchObject({ account_name: 'Other', is_enabled: true, index: 1, title: 'Direct bank transfer' });
+    await admin.put('/shop/v1/settings/payment-gateways', { config: { test_card: {} } });
+  });
+
+  it('rejects wrong types, unknown gateways and fields with 400 naming each field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ cod: { is_enabled: 'maybe' } }, 'config.cod.is_enabled'],
+      [{ cod: { index: 'first' } }, 'config.cod.index'],
+      [{ cod: { index: -1 } }, 'config.cod.index'],
+      [{ cod: { title: 42 } }, 'config.cod.title'],
+      [{ cod: { description: ['x'] } }, 'config.cod.description'],
+      [{ bacs: { account_name: { a: 1 } } }, 'config.bacs.account_name'],
+      [{ test_card: { secret_key: 7 } }, 'config.test_card.secret_key'],
+      [{ test_card: { webhook_url: false } }, 'config.test_card.webhook_url'],
+      [{ test_card: { capture: 'perhaps' } }, 'config.test_card.capture'],
+      [{ test_card: { card_brands: 'visa' } }, 'config.test_card.card_brands'],
+      [{ test_card: { card_brands: ['diners'] } }, 'config.test_card.card_brands'],
+      [{ cod: { colour: 'red' } }, 'config.cod.colour'],
+      [{ paypal: { is_enabled: true } }, 'config.paypal'],
+      [{ cod: 'on' }, 'config.cod'],
+      [{ cod: { title: 'x'.repeat(10_001) } }, 'config.cod.title'],
+    ];
+    for (const [config, field] of cases) {
+      const res = await admin.patch('/shop/v1/settings/payment-gateways', { config });
+      expectInvalid(res, field);
+    }
+    expectError(await admin.put('/shop/v1/settings/payment-gateways', {}), 400, 'rest_missing_callback_param');
+    expectInvalid(await admin.put('/shop/v1/settings/payment-gateways', { config: 'cod' }), 'config');
+    expectInvalid(await admin.put('/shop/v1/settings/payment-gateways', { config: [] }), 'config');
+    // Nothing was stored by the failed requests.
+    const all = await admin.get('/shop/v1/settings/payment-gateways');
+    expect(all.body.cod).toMatchObject({ is_enabled: true, index: 0, title: 'Cash on delivery' });
+  });
+
+  it('verify-payment-gateways verifies without persisting', async () => {
+    const bad = await admin.patch('/shop/v1/settings/verify-payment-gateways', { method: 'test_card', config: { secret_key: 'live_key' } });
+    expectError(bad, 422, 'shop_payment_gateway_verification_failed');
+    const good = await admin.put('/shop/v1/settings/verify-payment-gateways', { method: 'test_card', config: { secret_key: 'sk_test_other' } });
+    expect(good.body.verified).toBe(true);
+    expect((await admin.get('/shop/v1/payment/all?context=edit&include[]=test_card')).status).toBe(200);
+    expectInvalid(await admin.put('/shop/v1/settings/verify-payment-gateways', { method: 'nope', config: {} }), 'method');
+    expectError(await admin.put('/shop/v1/settings/verify-payment-gateways', { config: {} }), 400, 'rest_missing_callback_param');
+    expectInvalid(await admin.put('/shop/v1/settings/verify-payment-gateways', { method: 'test_card', config: { capture: 'x' } }), 'config.capture');
+    expect((await admin.put('/shop/v1/settings/verify-payment-gateways', { method: 'cod', config: {} })).body.verified).toBe(true);
+  });
+});
+
+describe('saved payment methods', () => {
+  it('adds a card (brand, last 4, expiry only), lists it, makes defaults and deletes; others\' tokens are 404', async () => {
+    const first = await addCard(alice);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      result: 'success',
+      token: { gateway: 'test_card', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, is_default: true },
+    });
+    expect(first.body.token.display_name).toContain('4242');
+    const second = await addCard(alice, { ...VISA, card_number: '5555555555554444', exp_year: 34 });
+    expect(second.body.token).toMatchObject({ brand: 'mastercard', last4: '4444', exp_year: 2034, is_default: false });
+
+    const listed = await alice.get('/shop/v1/me/payment-methods');
+    expect(listed.body.map((t: { id: number }) => t.id)).toEqual([first.body.token.id, second.body.token.id]);
+    expect(Object.keys(listed.body[0]).sort()).toEqual(
+      ['brand', 'date_created', 'display_name', 'exp_month', 'exp_year', 'gateway', 'id', 'is_default', 'last4'].sort(),
+    );
+    expect((await bob.get('/shop/v1/me/payment-methods')).body).toEqual([]);
+
+    const def = await alice.post(`/shop/v1/payment-methods/${second.body.token.id}/default`);
+    expect(def.body).toEqual({ default: true, token_id: second.body.token.id });
+    const meDef = await alice.post(`/shop/v1/me/payment-methods/${first.body.token.id}/default`);
+    expect(meDef.body).toEqual({ default: true, token_id: first.body.token.id });
+    expect((await alice.get('/shop/v1/me/payment-methods')).body.map((t: { is_default: boolean }) => t.is_default)).toEqual([true, false]);
+
+    // Bob cannot touch Alice's tokens: 404, never 403.
+    expectError(await bob.delete(`/shop/v1/payment-methods/${first.body.token.id}`), 404, 'shop_payment_methods_invalid_token');
+    expectError(await bob.post(`/shop/v1/payment-methods/${first.body.token.id}/default`), 404, 'shop_payment_methods_invalid_token');
+    expectError(await bob.delete(`/shop/v1/me/payment-methods/${first.body.token.id}`), 404, 'shop_payment_methods_invalid_token');
+    expectError(await bob.post(`/shop/v1/me/payment-methods/${first.body.token.id}/default`), 404, 'shop_payment_methods_invalid_token');
+    expectError(await alice.delete('/shop/v1/payment-methods/999999'), 404, 'shop_payment_methods_invalid_token');
+    expectError(await alice.delete('/shop/v1/payment-methods/abc'), 404, 'shop_payment_methods_invalid_token');
+
+    expect((await alice.delete(`/shop/v1/payment-methods/${first.body.token.id}`)).body).toEqual({ deleted: true, token_id: first.body.token.id });
+    // The remaining token becomes the default.
+    expect((await alice.get('/shop/v1/me/payment-methods')).body).toMatchObject([{ id: second.body.token.id, is_default: true }]);
+    expect((await alice.delete(`/shop/v1/me/payment-methods/${second.body.token.id}`)).body).toEqual({ deleted: true, token_id: second.body.token.id });
+    expect((await alice.get('/shop/v1/me/payment-methods')).body).toEqual([]);
+  });
+
+  it('answers every error code of spec 4.12', async () => {
+    expectError(await bob.post('/shop/v1/payment-methods', { payment_method: 'cod' }), 422, 'shop_payment_methods_unsupported');
+    expectError(await bob.post('/shop/v1/payment-methods', { payment_method: 'paypal' }), 422, 'shop_payment_methods_unsupported');
+    expectError(await bob.post('/shop/v1/payment-methods', {}), 400, 'rest_missing_callback_param');
+    expectInvalid(await bob.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: 'card' }), 'payment_payload');
+    expectInvalid(await bob.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: {} }), 'payment_payload');
+    expectInvalid(
+      await bob.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: { ...VISA, card_number: 'abc' } }),
+      'payment_payload.card_number',
+    );
+    expectInvalid(
+      await bob.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: { ...VISA, exp_month: 13 } }),
+      'payment_payload.exp_month',
+    );
+    expectError(await bob.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'cod' }), 422, 'shop_payment_methods_setup_unsupported');
+    expectError(await bob.post('/shop/v1/payment-methods/setup-intent', {}), 400, 'rest_missing_callback_param');
+    // The card gateway switched off: inactive.
+    await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { is_enabled: false } } });
+    try {
+      expectError(await bob.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'test_card' }), 422, 'shop_payment_methods_gateway_inactive');
+      expectError(await bob.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: VISA }), 422, 'shop_payment_methods_unsupported');
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { is_enabled: true } } });
+    }
+    // A declined card is refused.
+    const declined = await addCard(bob, DECLINED);
+    expectError(declined, 422, 'shop_payment_method_declined');
+    expect(declined.body.data.decline_reason).toBe('card_declined');
+  });
+
+  it('setup intent -> confirm with the card -> payment_method_id saves it', async () => {
+    const intent = await bob.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'test_card', return_url: 'https://shop.example/back' });
+    expect(intent.status).toBe(200);
+    expect(intent.body).toEqual({ client_secret: expect.stringContaining('_secret_'), intent_id: expect.stringMatching(/^seti_/), mode: 'setup' });
+    const saved = await addCard(bob, { payment_method_id: intent.body.intent_id, ...VISA });
+    expect(saved.body.token).toMatchObject({ last4: '4242', brand: 'visa' });
+    // Used: it cannot be confirmed again, nor by another customer.
+    expectInvalid(await addCard(bob, { payment_method_id: intent.body.intent_id, ...VISA }), 'payment_payload.payment_method_id');
+    expectInvalid(await addCard(alice, { payment_method_id: intent.body.intent_id }), 'payment_payload.payment_method_id');
+    await bob.delete(`/shop/v1/payment-methods/${saved.body.token.id}`);
+  });
+
+  it('Idempotency-Key: the same key replays the first result (one token); another body is 422', async () => {
+    const key = { 'idempotency-key': 'add-card-1' };
+    const first = await addCard(alice, VISA, key);
+    const again = await addCard(alice, VISA, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.token.id).toBe(first.body.token.id);
+    expect((await alice.get('/shop/v1/me/payment-methods')).body).toHaveLength(1);
+    expectError(await addCard(alice, { ...VISA, exp_month: 11 }, key), 422, 'shop_idempotency_key_reused');
+    // Keys are per caller: Bob's same key is his own.
+    const bobs = await addCard(bob, VISA, key);
+    expect(bobs.headers.get('idempotent-replayed')).toBeNull();
+    expect(bobs.body.token.id).not.toBe(first.body.token.id);
+    expectInvalid(await addCard(alice, VISA, { 'idempotency-key': 'x'.repeat(256) }), 'Idempotency-Key');
+    await alice.delete(`/shop/v1/payment-methods/${first.body.token.id}`);
+    await bob.delete(`/shop/v1/payment-methods/${bobs.body.token.id}`);
+  });
+});
+
+describe('me/menu', () => {
+  const ids = async (client: ShopClient) => ((await client.get('/shop/v1/me/menu')).body as Array<{ id: string }>).map((i) => i.id);
+
+  it('has "payment methods" exactly when an active gateway supports tokenization', async () => {
+    expect(await ids(alice)).toContain('payment-methods');
+    await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { is_enabled: false } } });
+    try {
+      const without = await ids(alice);
+      expect(without).not.toContain('payment-methods');
+      expect(without).toEqual(expect.arrayContaining(['dashboard', 'orders', 'downloads', 'addresses', 'account']));
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { is_enabled: true } } });
+    }
+    expect(await ids(alice)).toContain('payment-methods');
+  });
+});
+
+describe('test_card outcomes and the action step', () => {
+  const pay = (orderId: number, card: object, extra: Partial<payments.ProcessPaymentRequest> = {}) =>
+    paymentService.processPayment(
+      payments.ProcessPaymentRequest.fromPartial({
+        orderId,
+        orderKey: `key_${orderId}`,
+        gatewayId: 'test_card',
+        amount: '25.00',
+        currency: 'USD',
+        paymentPayloadJson: JSON.stringify(card),
+        clientIp: '192.0.2.200',
+        returnUrl: 'https://shop.example.test/thanks',
+        ...extra,
+      }),
+      anonymousCaller('e2e', '192.0.2.200'),
+    );
+
+  it('4242 is paid, 0002 is declined with a reason', async () => {
+    const paid = await pay(9001, VISA);
+    expect(paid).toMatchObject({ outcome: 'paid', transactionId: expect.stringMatching(/^ch_/), declineReason: '' });
+    const declined = await pay(9002, DECLINED);
+    expect(declined).toMatchObject({ outcome: 'declined', declineReason: 'card_declined', transactionId: '' });
+  });
+
+  it('3220 requires action: redirect_url on the configured site URL, Approve completes it', async () => {
+    const res = await pay(9003, ACTION);
+    expect(res.outcome).toBe('requires_action');
+    expect(res.redirectUrl).toBe(`http://shop.example.test/shop/v1/test-card/authorize?intent_id=${res.intentId}`);
+    expect(res.clientSecret).toContain('_secret_');
+    const pagePath = new URL(res.redirectUrl).pathname + new URL(res.redirectUrl).search;
+    const html = await guest.get(pagePath);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toContain('text/html');
+    expect(html.body).toContain('Approve');
+    expect(html.body).toContain('Decline');
+    expect(html.body).toContain('25.00 USD');
+    expect(html.body).not.toContain('4000000000003220');
+    const approved = await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ order_id: 9003, paid_status: 'paid' });
+    // Idempotent: the same answer again changes nothing.
+    expect((await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' })).body).toMatchObject({ order_id: 9003, paid_status: 'paid' });
+    // The page now says it is done, without buttons.
+    expect((await guest.get(pagePath)).body).not.toContain('data-outcome');
+  });
+
+  it('3220 then Decline fails the payment', async () => {
+    const res = await pay(9004, ACTION);
+    const declined = await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'decline' });
+    expect(declined.status).toBe(200);
+    expect(declined.body).toMatchObject({ order_id: 9004, status: 'failed' });
+    expect(declined.body.paid_status).not.toBe('paid');
+  });
+
+  it('rejects bad action-step input with 4xx', async () => {
+    expectError(await guest.get('/shop/v1/test-card/authorize'), 400, 'rest_missing_callback_param');
+    expectError(await guest.get('/shop/v1/test-card/authorize?intent_id=pi_unknown'), 404, 'shop_payment_intent_invalid');
+    expectError(await guest.post('/shop/v1/test-card/authorize', { intent_id: 'pi_unknown', outcome: 'approve' }), 404, 'shop_payment_intent_invalid');
+    expectInvalid(await guest.post('/shop/v1/test-card/authorize', { intent_id: 'pi_x', outcome: 'maybe' }), 'outcome');
+    expectError(await guest.post('/shop/v1/test-card/authorize', {}), 400, 'rest_missing_callback_param');
+  });
+
+  it('escapes everything the page shows', async () => {
+    await fetch(`${stack.url}/platform/v1/settings`, { method: 'GET' });
+    const patched = await admin.patch('/platform/v1/settings', { store_name: '<script>alert("x")</script>' });
+    expect(patched.status).toBe(200);
+    try {
+      const res = await pay(9005, ACTION);
+      // the payments service caches site options for a few seconds
+      let html = '';
+      for (let i = 0; i < 60; i++) {
+        html = (await guest.get(`/shop/v1/test-card/authorize?intent_id=${res.intentId}`)).body as string;
+        if (html.includes('&lt;script')) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;&#x2F;script&gt;');
+      expect(html).not.toContain('<script>alert');
+    } finally {
+      await admin.patch('/platform/v1/settings', { store_name: 'Storefront' });
+    }
+  });
+
+  it('the same payment twice with one idempotency key makes one charge', async () => {
+    const first = await pay(9006, VISA, { idempotencyKey: 'order-9006-pay' });
+    const second = await pay(9006, VISA, { idempotencyKey: 'order-9006-pay' });
+    expect(second).toMatchObject({ outcome: 'paid', transactionId: first.transactionId, paymentId: first.paymentId, replayed: true });
+    const db = stack.services.find((s) => s.name === 'payments')!.db;
+    const rows = await db.em().execute(`select count(*)::int as n from "payments"."payment_attempts" where "order_id" = 9006`);
+    expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('card-testing defence', () => {
+  it('the 21st declined attempt from one IP is 429 with Retry-After; another IP is unaffected', async () => {
+    const ip = '203.0.113.77';
+    const card = { payment_method: 'test_card', payment_payload: DECLINED };
+    for (let i = 0; i < 20; i++) {
+      const res = await fromIp(bob, ip).post('/shop/v1/payment-methods', card);
+      expectError(res, 422, 'shop_payment_method_declined');
+    }
+    const limited = await fromIp(bob, ip).post('/shop/v1/payment-methods', card);
+    expectError(limited, 429, 'shop_rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.data.retry_after).toBeGreaterThan(0);
+    // Even a good card is refused from that IP for now; another IP is fine.
+    expectError(await fromIp(bob, ip).post('/shop/v1/payment-methods', { ...card, payment_payload: VISA }), 429, 'shop_rate_limited');
+    const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
+    expect(other.status).toBe(200);
+    await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
+  });
+});
+
+describe('bad input is a 4xx error object, never a 5xx', () => {
+  it('handles huge, malformed and wrongly typed bodies', async () => {
+    const calls: Array<() => Promise<ShopResponse>> = [
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: { card_number: 'x'.repeat(100_000) } }),
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: { token_id: 'abc' } }),
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 7 }),
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 'test_card', extra: true }),
+      () => alice.post('/shop/v1/payment-methods', undefined, { raw: '{"payment_method":', headers: { 'content-type': 'application/json' } }),
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 'x'.repeat(61) }),
+      () => alice.post('/shop/v1/payment-methods', { payment_method: 'te\u0000st' }),
+      () => admin.patch('/shop/v1/settings/payment-gateways', { config: { ['x'.repeat(500)]: {} } }),
+      () => admin.get('/shop/v1/payment/99999999999'),
+      () => admin.get('/shop/v1/payment/all?page=0'),
+      () => guest.get(`/shop/v1/test-card/authorize?intent_id=${'x'.repeat(100)}`),
+      () => guest.post('/shop/v1/test-card/authorize', { intent_id: 5, outcome: 'approve' }),
+    ];
+    for (const [i, call] of calls.entries()) {
+      const res = await call();
+      if (res.status < 400) throw new Error(`call ${i} answered ${res.status}`);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).toMatchObject({ code: expect.any(String), message: expect.any(String), data: { status: res.status } });
+    }
+  });
+
+  it('strips NUL and control characters from settings text instead of storing them', async () => {
+    const res = await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { instructions: 'a\u0000b' } } });
+    expect(res.status).toBe(200);
+    expect(res.body.cod.instructions).toBe('ab');
+  });
+
+  it('ProcessPayment: unknown gateway 422, wrong payload shape 400, never INTERNAL', async () => {
+    const base = { orderId: 77, gatewayId: 'test_card', amount: '10.00', currency: 'USD' };
+    const call = (over: object) => paymentService.processPayment(payments.ProcessPaymentRequest.fromPartial({ ...base, ...over }), anonymousCaller('e2e'));
+    await expect(call({ gatewayId: 'paypal' })).rejects.toMatchObject({ code: 'shop_checkout_invalid_gateway', status: 422 });
+    await expect(call({ paymentPayloadJson: '[1,2]' })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
+    await expect(call({ paymentPayloadJson: '{"card_number": 4242}' })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
+    await expect(call({ paymentPayloadJson: 'not json' })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
+    await expect(call({ amount: 'ten', paymentPayloadJson: JSON.stringify(VISA) })).rejects.toMatchObject({ code: 'rest_invalid_param', status: 400 });
+  });
+});
+
+describe('no card data at rest or in logs', () => {
+  it('finds no card number or CVC in the payments database or the captured logs', async () => {
+    const db = stack.services.find((s) => s.name === 'payments')!.db;
+    const tables = await db.em().execute<{ table_name: string }[]>(
+      `select table_name from information_schema.tables where table_schema = 'payments'`,
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    let dump = '';
+    for (const { table_name } of tables) {
+      const rows = await db.em().execute<{ row: string }[]>(`select row_to_json(t)::text as row from "payments"."${table_name}" t`);
+      dump += rows.map((r) => r.row).join('\n');
+    }
+    expect(dump).toContain('4242'); // last 4 are kept, so the scan sees the data
+    for (const secret of CARD_SECRETS) expect(dump).not.toContain(secret);
+    const logs = logLines.join('');
+    expect(logs.length).toBeGreaterThan(1000);
+    for (const secret of CARD_SECRETS) expect(logs).not.toContain(secret);
+  });
+});
