@@ -104,6 +104,8 @@ function bodyHash(body: object): string {
 }
 
 const tags = ['cart'];
+/** Placing runs a saga over four services; under load it outlives the default per-call deadline. */
+const SAGA_DEADLINE_MS = 30_000;
 const config = { access: 'public' as const };
 
 /** Spec 4.2: checkout state, updates, placing, paying, intents and coupons. */
@@ -155,6 +157,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
             requestHash: bodyHash(b),
           },
           request.caller,
+          { deadlineMs: SAGA_DEADLINE_MS },
         );
         applySession(request, reply, r.session);
         if (r.replayed && request.caller.idempotencyKey) reply.header('Idempotent-Replayed', 'true');
@@ -176,6 +179,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
             requestHash: bodyHash(b),
           },
           request.caller,
+          { deadlineMs: SAGA_DEADLINE_MS },
         );
         if (r.replayed && request.caller.idempotencyKey) reply.header('Idempotent-Replayed', 'true');
         return paymentResultResource(r.result);
