@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const price = (p: catalog.Product) => p.prices[0].id;
 const stockOf = async (p: catalog.Product) =>
-  (await seed.products.getProduct({ id: p.id, context: 'edit' }, seed.caller)).product!.stockQuantity;
+  (await seed.products.getProduct({ id: p.id, context: 'edit', ifNoneMatch: '' }, seed.caller)).product!.stockQuantity;
 
 async function shopper(p: catalog.Product = mug, quantity = 1): Promise<ShopClient> {
   const c = new ShopClient(stack.url);

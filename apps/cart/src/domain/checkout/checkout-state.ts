@@ -32,7 +32,7 @@ export class CheckoutStates {
   async state(actor: Actor, token: string): Promise<{ state: CheckoutStateView; session: SessionOutcome }> {
     const { cart, session } = await this.sessions.resolve(actor, token, false);
     const snapshot = await this.pricer.price(cart, actor);
-    const [gateways, settings] = await Promise.all([this.availableGateways(actor, snapshot), this.deps.settings.store()]);
+    const [gateways, settings] = await Promise.all([this.shownGateways(actor, snapshot), this.deps.settings.store()]);
     return {
       session,
       state: {
@@ -48,8 +48,22 @@ export class CheckoutStates {
     };
   }
 
-  /** Gateways for this cart; none while payments is not configured or cannot answer. */
+  /** Gateways for this cart (payments' errors, 503 included, propagate: placing needs an answer). */
   async availableGateways(actor: Actor, snapshot: Snapshot): Promise<GatewayInfo[]> {
+    if (!this.deps.payments) return [];
+    return this.deps.payments.availableGateways(
+      {
+        amount: fromMinor(snapshot.totals.total, snapshot.decimals),
+        currency: snapshot.currency,
+        hasSubscription: snapshot.hasSubscription,
+        customerId: actor.userId,
+      },
+      actor,
+    );
+  }
+
+  /** Gateways the checkout page shows; none while payments is not configured or cannot answer. */
+  async shownGateways(actor: Actor, snapshot: Snapshot): Promise<GatewayInfo[]> {
     if (!this.deps.payments) return [];
     try {
       return await this.deps.payments.availableGateways(
