@@ -1,8 +1,9 @@
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents, OrderEvents } from '@storefront/domain-events';
 import { cart } from '@storefront/proto';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';
 import { createCartDomain } from './domain';
+import { orderPaidConsumer } from './events/order-paid';
 import { cartHandlers } from './grpc/cart.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
 import { catalogPort } from './grpc/ports/catalog-port';
@@ -47,6 +48,8 @@ export const cartService = defineService({
     });
     ctx.addGrpcService(cart.CartServiceService, cartHandlers(domain));
     ctx.addGrpcService(cart.CheckoutServiceService, checkoutHandlers(domain));
+
+    ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger));
 
     const event = CustomerEvents.siteSettingsUpdated;
     const unsubscribe = ctx.transport.subscribe(ctx.transport.subjectFor(event.subject), () => settings.invalidate());

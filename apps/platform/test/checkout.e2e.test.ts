@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { catalog } from '@storefront/proto';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient } from './support/client';
@@ -91,6 +92,13 @@ describe('POST /checkout/place', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: 'success', requires_action: true, payment_status: 'requires_action' });
     expect(res.body.redirect).toContain('/shop/v1/test-card/authorize?intent_id=');
+    // The cart waits for the action step; once the bank step approves, the paid order empties it.
+    expect((await c.get('/shop/v1/cart')).body.item_count).toBe(1);
+    const intentId = new URL(res.body.redirect).searchParams.get('intent_id');
+    const approved = await c.post('/shop/v1/test-card/authorize', { intent_id: intentId, outcome: 'approve' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ order_id: res.body.order_id, paid_status: 'paid' });
+    await waitFor(async () => (await c.get('/shop/v1/cart')).body.item_count === 0, 20_000, 200);
   });
 
   it('Idempotency-Key: a retry replays the first result (header), a changed body is 422', async () => {

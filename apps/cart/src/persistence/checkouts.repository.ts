@@ -121,3 +121,13 @@ export async function findCheckoutByOrder(em: EntityManager, orderId: number): P
 export async function touchCheckoutCart(em: EntityManager, cartId: string, draftOrderId: number, now: Date): Promise<void> {
   await em.execute(`update "cart"."carts" set draft_order_id = ?, updated_at = ? where id = ?`, [draftOrderId, now, cartId]);
 }
+
+/** The place checkout of an order still waiting on its action step, marked succeeded; null otherwise. */
+export async function completeActionCheckout(em: EntityManager, orderId: number, now: Date) {
+  const rows = await em.execute<{ cart_id: string | null; cart_revision: number }[]>(
+    `update "cart"."checkouts" set status = 'succeeded', updated_at = ?
+     where order_id = ? and kind = 'place' and status = 'action' returning cart_id, cart_revision`,
+    [now, orderId],
+  );
+  return rows[0] ? { cartId: rows[0].cart_id, cartRevision: rows[0].cart_revision } : null;
+}
