@@ -2,8 +2,6 @@ import { Type, type Static } from 'typebox';
 
 /** Environment of the catalog service (beside the base service variables). */
 export const CatalogConfigSchema = Type.Object({
-  /** Currency of prices written without one. */
-  SHOP_CURRENCY: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' }),
   /** Active addons; `bogo` coupons need the bogo addon. */
   SHOP_ADDONS: Type.String({ default: 'subscriptions,embed,card,bogo' }),
   /** Low-stock threshold of products that set none of their own. */
@@ -14,8 +12,13 @@ export const CatalogConfigSchema = Type.Object({
   RESERVATION_MAX_TTL_SECONDS: Type.Integer({ minimum: 10, default: 24 * 3600 }),
   /** How often expired reservations are given back; 0 turns the sweep off. */
   RESERVATION_SWEEP_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
-  /** host:port of the customers service (coupon customer references are checked there). */
+  /**
+   * host:port of the customers service: coupon customer references are checked
+   * there, and the store currency (prices written without one) is its setting.
+   */
   CUSTOMERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** How long the store settings (currency) are kept; customers.site_settings_updated drops them at once. */
+  STORE_SETTINGS_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   /** Seed a small demo catalog on startup when the products table is empty. */
   SEED_DEMO_DATA: Type.Boolean({ default: false }),
 });

@@ -3,13 +3,15 @@ import { catalog } from '@storefront/proto';
 import { defineService } from '@storefront/service-kit';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
-import { seedDemoCatalog } from './domain/demo-seed';
+import { seedDemoCatalog } from './domain/demo/demo-seed';
 import { onOrderCancelled } from './events/order-cancelled';
 import { onOrderFailed } from './events/order-failed';
 import { onOrderPaid } from './events/order-paid';
 import { onOrderPlaced } from './events/order-placed';
 import { couponHandlers } from './grpc/coupon.handlers';
 import { customersDirectory } from './grpc/customers-directory';
+import { customersStoreSettings } from './grpc/customers-settings';
+import { onSiteSettingsUpdated } from './events/site-settings-updated';
 import { inventoryHandlers } from './grpc/inventory.handlers';
 import { lookupHandlers } from './grpc/lookup.handlers';
 import { productHandlers } from './grpc/product.handlers';
@@ -30,10 +32,13 @@ export const catalogService = defineService({
     const customersChannel = config.CUSTOMERS_GRPC_ADDR
       ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR)
       : undefined;
+    const store = customersStoreSettings(customersChannel, config.STORE_SETTINGS_TTL_SECONDS * 1000, logger);
+    const stopSettingsWatch = onSiteSettingsUpdated(ctx.transport, () => store.invalidate());
     const domain = createCatalogDomain({
       db: ctx.db,
       config,
       customers: customersDirectory(customersChannel),
+      store,
       logger,
       now: () => new Date(),
     });
@@ -53,6 +58,9 @@ export const catalogService = defineService({
       if (config.SEED_DEMO_DATA && (await seedDemoCatalog(domain.deps))) logger.info('demo catalog seeded');
       sweep.start();
     });
-    ctx.onShutdown(() => sweep.stop());
+    ctx.onShutdown(async () => {
+      stopSettingsWatch();
+      await sweep.stop();
+    });
   },
 });

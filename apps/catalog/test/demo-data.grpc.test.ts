@@ -3,8 +3,9 @@ import { catalog } from '@storefront/proto';
 import { loadConfig } from '@storefront/service-kit';
 import { silentLogger } from '@storefront/testing';
 import { CatalogConfigSchema } from '../src/config';
-import { seedDemoCatalog } from '../src/domain/demo-seed';
+import { seedDemoCatalog } from '../src/domain/demo/demo-seed';
 import { customersDirectory } from '../src/grpc/customers-directory';
+import { customersStoreSettings } from '../src/grpc/customers-settings';
 import { guest, manager, startCatalog, type CatalogClients } from './support';
 
 let c: CatalogClients;
@@ -49,6 +50,7 @@ describe('demo data (SEED_DEMO_DATA=true)', () => {
       db: c.service.db,
       config,
       customers: customersDirectory(undefined),
+      store: customersStoreSettings(undefined, 1000, silentLogger()),
       logger: silentLogger(),
       now: () => new Date(),
     };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { catalog } from '@storefront/proto';
-import { isValidEan13 } from '../src/domain/ean13';
+import { isValidEan13 } from '../src/domain/inventory/ean13';
 import {
   createSimpleProduct,
   customer,

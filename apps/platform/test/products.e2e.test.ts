@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient, type ShopResponse } from './support/client';
@@ -142,6 +143,22 @@ describe('POST /shop_product', () => {
       meta: {},
       content: { raw: '', rendered: '' },
     });
+  });
+
+  it('prices written without a currency take the store currency of the platform settings', async () => {
+    expect((await product({ title: 'Priced in USD', prices: [{ amount: 5 }] })).prices[0].currency).toBe('USD');
+    await admin.patch('/platform/v1/settings', { currency: 'EUR' });
+    try {
+      // The catalog drops its cached store settings on customers.site_settings_updated.
+      const priced = await waitFor(async () => {
+        const p = await product({ title: 'Priced in EUR', prices: [{ amount: 5 }] });
+        return p.prices[0].currency === 'EUR' ? p : null;
+      }, 10_000, 200);
+      expect(priced.prices[0]).toMatchObject({ amount: 5, currency: 'EUR' });
+      expect((await product({ title: 'Explicit', prices: [{ amount: 5, currency: 'GBP' }] })).prices[0].currency).toBe('GBP');
+    } finally {
+      await admin.patch('/platform/v1/settings', { currency: 'USD' });
+    }
   });
 
   it('makes slugs unique and uses the site URL of the platform settings in links', async () => {

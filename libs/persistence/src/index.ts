@@ -4,3 +4,4 @@ export { sqlMigration, type SqlMigration } from './migrations';
 export { OutboxMessage, InboxEntry, messagingTablesSql } from './messaging-tables';
 export { isUniqueViolation } from './pg-errors';
 export { Reader, toNumberedPlaceholders } from './reader';
+export { escapeLike } from './like';

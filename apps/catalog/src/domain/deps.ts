@@ -7,11 +7,18 @@ export interface CustomerDirectory {
   existingCustomerIds(ids: readonly number[]): Promise<number[]>;
 }
 
+/** The store's settings, owned by the customers service (read through a cache). */
+export interface StoreSettings {
+  /** ISO code of the store currency: prices written without a currency get it. */
+  currency(): Promise<string>;
+}
+
 /** What every domain module of the catalog service works with. */
 export interface CatalogDeps {
   db: Database;
   config: CatalogConfig;
   customers: CustomerDirectory;
+  store: StoreSettings;
   logger: Logger;
   now(): Date;
 }

@@ -1,15 +1,15 @@
-import { CouponCatalog } from './coupons';
+import { CouponCatalog } from './coupons/coupons';
 import { CouponRedemptions } from './coupons/redemptions';
 import type { CatalogDeps } from './deps';
-import { Inventory } from './inventory';
-import { CatalogLookup } from './lookup';
-import { ProductCatalog } from './products';
-import { Reservations } from './reservations';
-import { StockKeeper } from './stock';
-import { TermCatalog } from './terms';
+import { Inventory } from './inventory/inventory';
+import { CatalogLookup } from './lookup/lookup';
+import { ProductCatalog } from './products/products';
+import { Reservations } from './reservations/reservations';
+import { StockKeeper } from './stock/stock';
+import { TermCatalog } from './terms/terms';
 
-export type { CatalogDeps, CustomerDirectory } from './deps';
-export type { Actor } from './actor';
+export type { CatalogDeps, CustomerDirectory, StoreSettings } from './deps';
+export type { Actor } from './shared/actor';
 
 /** The catalog domain, wired once per service instance. */
 export function createCatalogDomain(deps: CatalogDeps) {

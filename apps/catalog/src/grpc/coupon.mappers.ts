@@ -1,5 +1,5 @@
 import type { catalog } from '@storefront/proto';
-import type { CouponInput } from '../domain/coupon-input';
+import type { CouponInput } from '../domain/coupons/coupon-input';
 import type { Coupon } from '../persistence/entities';
 
 export function toProtoCoupon(c: Coupon): catalog.Coupon {

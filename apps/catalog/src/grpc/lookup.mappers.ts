@@ -1,5 +1,5 @@
 import type { catalog } from '@storefront/proto';
-import { isLineFailure, type LineFailure, type PurchasableData } from '../domain/purchasable';
+import { isLineFailure, type LineFailure, type PurchasableData } from '../domain/lookup/purchasable';
 
 function toProtoPurchasable(p: PurchasableData): catalog.Purchasable {
   return {

@@ -1,40 +1,24 @@
 import type { catalog } from '@storefront/proto';
 import type { Price } from '../persistence/entities';
-import type { ProductInput } from '../domain/product-input';
-import type { ProductView, VariationView } from '../domain/product-view';
+import type { ProductInput } from '../domain/products/product-input';
+import type { ProductView, VariationView } from '../domain/products/product-view';
 
-/** Present wrappers become lists (replace); absent ones stay undefined (unchanged). */
+/**
+ * Scalar fields carry the same names in the proto and the domain input and pass
+ * through as they are; wrappers become lists (present: replace, absent: unchanged).
+ */
 export function fromProductFields(f: catalog.ProductFields | undefined): ProductInput {
   if (!f) return {};
+  const { shopProductCategory, shopProductTag, prices, variations, downloads, bundleProductIds, images, ...scalars } = f;
   return {
-    title: f.title,
-    content: f.content,
-    excerpt: f.excerpt,
-    slug: f.slug,
-    status: f.status,
-    author: f.author,
-    menuOrder: f.menuOrder,
-    meta: f.meta,
-    categories: f.shopProductCategory?.ids,
-    tags: f.shopProductTag?.ids,
-    productType: f.productType,
-    prices: f.prices?.items,
-    variations: f.variations?.items,
-    sku: f.sku,
-    barcode: f.barcode,
-    manageStock: f.manageStock,
-    stockQuantity: f.stockQuantity,
-    stockStatus: f.stockStatus,
-    backordersAllowed: f.backordersAllowed,
-    hideStock: f.hideStock,
-    lowStockThreshold: f.lowStockThreshold,
-    shippingRequired: f.shippingRequired,
-    downloadable: f.downloadable,
-    downloads: f.downloads?.items,
-    downloadLimit: f.downloadLimit,
-    downloadExpiry: f.downloadExpiry,
-    bundleProductIds: f.bundleProductIds?.ids,
-    images: f.images?.values,
+    ...scalars,
+    categories: shopProductCategory?.ids,
+    tags: shopProductTag?.ids,
+    prices: prices?.items,
+    variations: variations?.items,
+    downloads: downloads?.items,
+    bundleProductIds: bundleProductIds?.ids,
+    images: images?.values,
   };
 }
 
@@ -71,39 +55,20 @@ export function toProtoVariation(v: VariationView): catalog.Variation {
   };
 }
 
+/** The row's columns pass through under their names; only what the view computes or renames is set here. */
 export function toProtoProduct(view: ProductView): catalog.Product {
   const p = view.product;
   return {
-    id: p.id,
+    ...p,
     date: p.createdAt,
     modified: p.modifiedAt,
-    slug: p.slug,
-    status: p.status,
-    title: p.title,
-    content: p.content,
-    excerpt: p.excerpt,
     author: p.authorId,
-    menuOrder: p.menuOrder,
-    meta: p.meta,
     shopProductCategory: view.categoryIds,
     shopProductTag: view.tagIds,
-    productType: p.productType,
     prices: view.prices.map(toProtoPrice),
     variations: view.variations.map(toProtoVariation),
-    sku: p.sku,
-    barcode: p.barcode,
-    manageStock: p.manageStock,
     stockQuantity: view.stockQuantity ?? undefined,
     stockStatus: view.stockStatus,
-    backordersAllowed: p.backordersAllowed,
-    hideStock: p.hideStock,
     lowStockThreshold: p.lowStockThreshold ?? undefined,
-    shippingRequired: p.shippingRequired,
-    downloadable: p.downloadable,
-    downloads: p.downloads,
-    bundleProductIds: p.bundleProductIds,
-    images: p.images,
-    downloadLimit: p.downloadLimit,
-    downloadExpiry: p.downloadExpiry,
   };
 }

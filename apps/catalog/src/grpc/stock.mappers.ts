@@ -1,6 +1,6 @@
 import type { catalog } from '@storefront/proto';
-import type { ReservationView } from '../domain/reservations';
-import type { LevelView } from '../domain/stock';
+import type { ReservationView } from '../domain/reservations/reservations';
+import type { LevelView } from '../domain/stock/stock';
 import type { StockMovement } from '../persistence/entities';
 
 export function toProtoMovement(m: StockMovement): catalog.StockMovement {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Reservations } from '../domain/reservations';
+import type { Reservations } from '../domain/reservations/reservations';
 
 /**
  * Gives back the stock of expired reservations every `intervalSeconds`.

@@ -1,3 +1,4 @@
+import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { T } from './sql';
 
@@ -34,7 +35,7 @@ export async function ownersOfCodes(em: EntityManager, codes: readonly string[])
 
 /** SKUs starting with `prefix` (case-insensitive), to continue a numbered series in one query. */
 export async function skusWithPrefix(em: EntityManager, prefix: string): Promise<string[]> {
-  const escaped = prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = escapeLike(prefix.toLowerCase());
   const rows = await em.execute<{ sku: string }[]>(`select sku from (${OWNERS}) o where lower(o.sku) like ?`, [
     `${escaped}%`,
   ]);

@@ -52,9 +52,9 @@ export const Product = defineEntity({
     downloadable: p.boolean().default(false),
     downloads: p.json<DownloadFile[]>(),
     /** Downloads per granted file; -1: unlimited. */
-    downloadLimit: p.integer().default(-1),
+    downloadLimit: p.integer().default(-1).onCreate(() => -1),
     /** Days after purchase a download works; -1: never expires. */
-    downloadExpiry: p.integer().default(-1),
+    downloadExpiry: p.integer().default(-1).onCreate(() => -1),
     bundleProductIds: p.json<number[]>(),
     images: p.json<string[]>(),
     /** Bumped by a trigger on every update (product ETags); never written by the application. */

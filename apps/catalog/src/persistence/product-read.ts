@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { Price, Product, Variation } from './entities';
-import type { ProductDetails } from './products.repository';
+import type { ProductDetails, ProductKey } from '../domain/products/read-model';
 import { T } from './sql';
 
 // The read path of products (lists, single reads, lookups) in ONE statement:
@@ -67,12 +67,6 @@ export function readProductsByIds(run: SqlRunner, ids: readonly number[]): Promi
   return readProducts(run, `where ${P}.id in (?)`, [[...ids]]);
 }
 
-/** A product's identity and a fingerprint of everything its document shows (for ETags). */
-export interface ProductKey {
-  id: number;
-  status: string;
-  fingerprint: string;
-}
 
 // Row version, the sum of its stock levels' versions (they only grow), and its
 // term ids: term deletions unlink products without touching their rows.
@@ -87,6 +81,11 @@ export async function readProductKeys(run: SqlRunner, tail: string, params: unkn
   return rows.map((r) => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint }));
 }
 
+/** The key of one product (none when it does not exist). */
+export function readProductKey(run: SqlRunner, id: number): Promise<ProductKey[]> {
+  return readProductKeys(run, `where ${P}.id = ?`, [id]);
+}
+
 /** The documents of `ids`, in that order. */
 export async function readProductsInOrder(run: SqlRunner, ids: readonly number[]): Promise<ProductPage> {
   const page = await readProductsByIds(run, ids);
@@ -97,36 +96,27 @@ export async function readProductsInOrder(run: SqlRunner, ids: readonly number[]
 
 export const emptyDetails = (): ProductDetails => ({ prices: [], variations: [], terms: [], levels: [] });
 
+const camelKeys = new Map<string, string>();
+const camelKey = (column: string): string => {
+  let key = camelKeys.get(column);
+  if (key === undefined) {
+    key = column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelKeys.set(column, key);
+  }
+  return key;
+};
+
+/**
+ * The row as the entity's plain shape: every column under its property name
+ * (snake_case -> camelCase), so a new column needs no change here. JSON
+ * already carries numbers, booleans and documents; only timestamps need Dates.
+ */
 function productFromRow(row: Record<string, unknown>): Product {
-  return {
-    id: Number(row.id),
-    slug: row.slug,
-    status: row.status,
-    title: row.title,
-    content: row.content,
-    excerpt: row.excerpt,
-    authorId: Number(row.author_id),
-    menuOrder: Number(row.menu_order),
-    createdAt: new Date(row.created_at as string),
-    modifiedAt: new Date(row.modified_at as string),
-    meta: row.meta,
-    productType: row.product_type,
-    sku: row.sku,
-    barcode: row.barcode,
-    manageStock: row.manage_stock,
-    stockStatus: row.stock_status,
-    backordersAllowed: row.backorders_allowed,
-    hideStock: row.hide_stock,
-    lowStockThreshold: row.low_stock_threshold === null ? null : Number(row.low_stock_threshold),
-    shippingRequired: row.shipping_required,
-    downloadable: row.downloadable,
-    downloads: row.downloads,
-    downloadLimit: Number(row.download_limit),
-    downloadExpiry: Number(row.download_expiry),
-    bundleProductIds: row.bundle_product_ids,
-    images: row.images,
-    version: Number(row.version),
-  } as Product;
+  const product: Record<string, unknown> = {};
+  for (const column in row) product[camelKey(column)] = row[column];
+  product.createdAt = new Date(row.created_at as string);
+  product.modifiedAt = new Date(row.modified_at as string);
+  return product as unknown as Product;
 }
 
 function detailsFromDocuments(docs: ProductDocument[]): ProductDetails {

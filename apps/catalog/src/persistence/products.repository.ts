@@ -1,9 +1,11 @@
+import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PostListQuery } from '../domain/collection-query';
-import { Product, type Price, type Variation } from './entities';
+import type { PostListQuery } from '../domain/posts/collection-query';
+import type { ProductDetails } from '../domain/products/read-model';
+import { Product } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';
-import type { Level } from './stock.repository';
-import { readProductKeys, readProductsByIds, viaEntityManager, type ProductKey, type SqlRunner } from './product-read';
+import type { ProductKey } from '../domain/products/read-model';
+import { readProductKeys, readProductsByIds, viaEntityManager, type SqlRunner } from './product-read';
 import { T } from './sql';
 
 export interface ProductListQuery extends PostListQuery {
@@ -52,14 +54,6 @@ export async function findProducts(em: EntityManager, ids: readonly number[]): P
   return em.find(Product, { id: { $in: [...ids] } });
 }
 
-/** Everything a product response shows beside the product row, for a whole page at once. */
-export interface ProductDetails {
-  prices: Price[];
-  variations: Variation[];
-  terms: Array<{ productId: number; termId: number; taxonomy: string }>;
-  levels: Level[];
-}
-
 /** One query, whatever the number of products (no N+1). */
 export async function loadProductDetails(em: EntityManager, productIds: readonly number[]): Promise<ProductDetails> {
   return (await readProductsByIds(viaEntityManager(em), productIds)).details;
@@ -74,7 +68,7 @@ export async function lockSlugBase(em: EntityManager, base: string): Promise<voi
 export async function slugsLike(em: EntityManager, base: string, exceptId: number): Promise<Set<string>> {
   const rows = await em.execute<{ slug: string }[]>(
     `select slug from ${T.products} where (slug = ? or slug like ?) and id <> ?`,
-    [base, `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`, exceptId],
+    [base, `${escapeLike(base)}-%`, exceptId],
   );
   return new Set(rows.map((r) => r.slug));
 }
@@ -103,6 +97,11 @@ export async function deleteProductRows(em: EntityManager, id: number): Promise<
   await em.execute(`delete from ${T.productTerms} where product_id = ?`, [id]);
   await em.execute(`delete from ${T.stockLevels} where product_id = ?`, [id]);
   await em.execute(`delete from ${T.products} where id = ?`, [id]);
+}
+
+/** Serializes demo seeding across replicas until the transaction ends. */
+export async function lockDemoSeed(em: EntityManager): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(hashtext('catalog.seed_demo_data'))`);
 }
 
 export async function countProducts(em: EntityManager): Promise<number> {

@@ -1,3 +1,4 @@
+import { escapeLike } from '@storefront/persistence';
 /** The catalog schema, for schema-qualified raw SQL (never rely on search_path). */
 export const T = {
   products: '"catalog"."products"',
@@ -15,7 +16,7 @@ export const T = {
 
 /** A LIKE/ILIKE pattern matching `text` anywhere, with the pattern's own wildcards escaped. */
 export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text)}%`;
 }
 
 /** `(?, ?, ?), (?, ?, ?)` for `rows` tuples of `width` values (MikroORM does not expand nested arrays). */

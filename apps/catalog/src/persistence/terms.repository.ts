@@ -1,5 +1,6 @@
+import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Taxonomy } from '../domain/term-rules';
+import type { Taxonomy } from '../domain/terms/term-rules';
 import { Term } from './entities';
 import { containsPattern, orderByIdList, T } from './sql';
 
@@ -136,7 +137,7 @@ export async function termSlugsLike(
 ): Promise<Set<string>> {
   const rows = await em.execute<{ slug: string }[]>(
     `select slug from ${T.terms} where taxonomy = ? and (slug = ? or slug like ?) and id <> ?`,
-    [taxonomy, base, `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`, exceptId],
+    [taxonomy, base, `${escapeLike(base)}-%`, exceptId],
   );
   return new Set(rows.map((r) => r.slug));
 }

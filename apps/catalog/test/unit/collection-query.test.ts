@@ -6,8 +6,8 @@ import {
   parsePage,
   parsePostCollection,
   type PostCollectionInput,
-} from '../../src/domain/collection-query';
-import { firstFreeSlug, slugify } from '../../src/domain/slug';
+} from '../../src/domain/posts/collection-query';
+import { firstFreeSlug, slugify } from '../../src/domain/shared/slug';
 
 const input = (q: Partial<PostCollectionInput>): PostCollectionInput => ({
   search: '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ean13CheckDigit, isValidEan13, randomInStoreEan13 } from '../../src/domain/ean13';
+import { ean13CheckDigit, isValidEan13, randomInStoreEan13 } from '../../src/domain/inventory/ean13';
 
 describe('EAN-13', () => {
   it('computes the check digit of known codes', () => {

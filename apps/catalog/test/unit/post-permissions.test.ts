@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '@storefront/errors';
-import type { Actor } from '../../src/domain/actor';
+import type { Actor } from '../../src/domain/shared/actor';
 import {
   assertCanCreate,
   assertCanDelete,
@@ -8,8 +8,8 @@ import {
   assertCanRead,
   assertCanUpdate,
   canRead,
-} from '../../src/domain/post-permissions';
-import { COUPON_RULES, PRODUCT_RULES } from '../../src/domain/post-types';
+} from '../../src/domain/posts/post-permissions';
+import { COUPON_RULES, PRODUCT_RULES } from '../../src/domain/posts/post-types';
 
 const guest: Actor = { userId: 0, capabilities: [] };
 const customer: Actor = { userId: 5, capabilities: ['read'] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { resolvePurchasable, type CartCatalog } from '../../src/domain/purchasable';
+import { resolvePurchasable, type CartCatalog } from '../../src/domain/lookup/purchasable';
 import type { Price, Product, Variation } from '../../src/persistence/entities';
 
 const product = (over: Partial<Product>) =>

@@ -6,7 +6,7 @@ import {
   normalizeLines,
   parseReservationId,
   restockQuantities,
-} from '../../src/domain/reservation-lines';
+} from '../../src/domain/reservations/reservation-lines';
 
 const stored = (productId: number, variationId: number, quantity: number, deducted = true) =>
   ({ reservationId: 'r', productId, variationId, quantity, deducted }) as ReservationLine;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { asciiWords, categoryCode, nameCode, nextSku, skuPrefix } from '../../src/domain/sku';
+import { asciiWords, categoryCode, nameCode, nextSku, skuPrefix } from '../../src/domain/inventory/sku';
 
 describe('SKU derivation', () => {
   it('reduces names to uppercase ASCII words', () => {

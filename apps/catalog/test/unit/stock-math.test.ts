@@ -8,7 +8,7 @@ import {
   parseStockAction,
   requireStockQuantity,
   stockStatusOf,
-} from '../../src/domain/stock-math';
+} from '../../src/domain/stock/stock-math';
 
 describe('stock math', () => {
   it('applies add, remove and set', () => {

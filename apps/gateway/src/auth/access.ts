@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { can, denied } from '@storefront/access';
 import { DomainError } from '@storefront/errors';
 import type { CallerContext } from '@storefront/grpc-client';
 
@@ -28,13 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export function can(caller: CallerContext, capability: string): boolean {
-  return caller.capabilities.includes(capability);
-}
-
-function denied(caller: CallerContext, code: string, message: string): DomainError {
-  return new DomainError(code, caller.userId > 0 ? 403 : 401, message);
-}
+export { can } from '@storefront/access';
 
 export function checkAccess(access: Access, caller: CallerContext): void {
   const signedIn = caller.userId > 0;

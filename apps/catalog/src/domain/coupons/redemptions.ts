@@ -12,7 +12,7 @@ import {
   takeCouponUse,
 } from '../../persistence/coupon-redemptions.repository';
 import type { CatalogDeps } from '../deps';
-import { isIdOrZero } from '../ids';
+import { isIdOrZero } from '../shared/ids';
 import type { RedemptionHolder, RedemptionRequest, RedemptionSelector } from './redemption-types';
 
 const MAX_KEY = 200;

@@ -1,0 +1,268 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, invalidParams, notFound } from '@storefront/errors';
+import { Reservation } from '../../persistence/entities';
+import {
+  findReservation,
+  insertReservation,
+  insertReservationLines,
+  lockExpiredReservations,
+  lockReservation,
+  reservationLines,
+  type ReservationStatus,
+} from '../../persistence/reservations.repository';
+import { ensureLevelRows, levelKey, lockLevels } from '../../persistence/stock.repository';
+import type { Actor } from '../shared/actor';
+import type { CatalogDeps } from '../deps';
+import {
+  assertSameLines,
+  normalizeLines,
+  parseReservationId,
+  restockQuantities,
+  type StockLineInput,
+} from './reservation-lines';
+import { insufficientStock, planLines, shortages, type PlannedLine } from './reservation-plan';
+import { recordLevelChanges } from '../stock/stock-ledger';
+import { parseReason } from '../stock/stock-math';
+
+export interface ReservationView {
+  id: string;
+  status: ReservationStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  lines: StockLineInput[];
+}
+
+const SWEEP_BATCH = 50;
+
+/**
+ * Stock held for a checkout. Reserving takes the units off the level at once
+ * (movement `reserved`), so levels never promise the same unit twice;
+ * releasing or expiring gives them back (`released` / `expired`); committing
+ * only marks the sale final. Each operation is one transaction holding the
+ * reservation row and the levels locked, levels always in the same order.
+ */
+export class Reservations {
+  constructor(private readonly deps: CatalogDeps) {}
+
+  async reserve(
+    actor: Actor,
+    input: { reservationId: string; lines: StockLineInput[]; ttlSeconds: number },
+  ): Promise<{ reservation: ReservationView; replayed: boolean }> {
+    const id = parseReservationId(input.reservationId);
+    const lines = normalizeLines(input.lines);
+    const ttlSeconds = this.ttl(input.ttlSeconds);
+    return this.deps.db.em().transactional(async (em) => {
+      const now = this.deps.now();
+      const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+      // A twin call with the same id waits here until the first one commits or rolls back.
+      if (!(await insertReservation(em, id, now, expiresAt))) {
+        return { reservation: await this.replay(em, id, lines), replayed: true };
+      }
+      await this.take(em, actor, id, await planLines(em, lines), now);
+      return { reservation: { id, status: 'active' as const, createdAt: now, expiresAt, lines }, replayed: false };
+    });
+  }
+
+  /** Takes every line's units off its locked level, or throws naming the lines stock cannot cover. */
+  private async take(em: EntityManager, actor: Actor, reservationId: string, planned: PlannedLine[], now: Date) {
+    const managed = planned.filter((l) => l.product.manageStock);
+    await ensureLevelRows(em, managed, now);
+    const locked = await lockLevels(em, managed);
+    const missing = shortages(planned, locked);
+    if (missing.length) throw insufficientStock(missing);
+    const changes = managed.map((l) => {
+      const before = locked.get(levelKey(l.productId, l.variationId)) ?? 0;
+      return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
+    });
+    const context = { userId: actor.userId, reason: 'reserved', note: '', reservationId };
+    await recordLevelChanges(em, this.deps, changes, context);
+    const lines = planned.map((l) => ({ ...l, deducted: l.product.manageStock }));
+    await insertReservationLines(em, reservationId, lines);
+  }
+
+  /**
+   * Payment went through: the units are sold. Idempotent. A reservation past its
+   * expiry counts as expired even before the sweeper ran: committing it is 409
+   * `shop_reservation_not_active`, unless the caller says the order was paid
+   * (`orderPaid`): then the sale stands and the units are taken again.
+   */
+  async commit(reservationId: string, options: { orderPaid?: boolean } = {}): Promise<ReservationView> {
+    return this.deps.db.em().transactional(async (em) => {
+      const reservation = await this.lock(em, reservationId);
+      const status = this.statusOf(reservation);
+      if (status === 'active') this.settle(reservation, 'committed');
+      else if (status !== 'committed') {
+        if (!options.orderPaid) {
+          throw conflict('shop_reservation_not_active', `The reservation is ${status}; its units went back to stock.`);
+        }
+        await this.commitPaid(em, reservation);
+      }
+      return this.view(em, reservation);
+    });
+  }
+
+  /**
+   * orders.order_paid (inside the consumer's transaction): the order's
+   * reservation becomes committed, once. One that expired or was released
+   * before the payment takes its units again (movement `order_paid`): the
+   * sale happened, even if the level goes below zero.
+   */
+  async commitPaidOrder(em: EntityManager, reservationId: string): Promise<string> {
+    if (!reservationId) return 'no_reservation';
+    const reservation = await lockReservation(em, reservationId);
+    if (!reservation) return 'unknown_reservation';
+    if (reservation.status === 'committed') return 'already_committed';
+    const outcome = reservation.status === 'active' ? 'committed' : `committed_after_${this.statusOf(reservation)}`;
+    await this.commitPaid(em, reservation);
+    await em.flush();
+    return outcome;
+  }
+
+  /** Commits for a paid order whatever the reservation's state (not yet committed). */
+  private async commitPaid(em: EntityManager, reservation: Reservation): Promise<void> {
+    if (reservation.status !== 'active') {
+      // Expired or released: the units went back; the sale takes them again.
+      const lines = restockQuantities(await reservationLines(em, reservation.id), []);
+      const locked = await lockLevels(em, lines);
+      const changes = lines
+        .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
+        .map((l) => {
+          const before = locked.get(levelKey(l.productId, l.variationId))!;
+          return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
+        });
+      const context = { userId: 0, reason: 'order_paid', note: '', reservationId: reservation.id };
+      await recordLevelChanges(em, this.deps, changes, context);
+    }
+    this.settle(reservation, 'committed');
+  }
+
+  /** Payment failed or the checkout was abandoned: the units go back. Idempotent. */
+  async release(actor: Actor, reservationId: string, reason: string): Promise<ReservationView> {
+    const movementReason = parseReason(reason, 'released');
+    return this.deps.db.em().transactional(async (em) => {
+      const reservation = await this.lock(em, reservationId);
+      if (reservation.status === 'committed') {
+        throw conflict('shop_reservation_committed', 'The reservation is committed; cancel its order to restock.');
+      }
+      if (reservation.status === 'active') {
+        // Past its expiry it counts as expired: the units go back as the sweeper would give them.
+        const expired = this.statusOf(reservation) === 'expired';
+        const lines = await reservationLines(em, reservation.id);
+        const reason = expired ? 'expired' : movementReason;
+        await this.giveBack(em, reservation.id, restockQuantities(lines, []), reason, expired ? 0 : actor.userId);
+        this.settle(reservation, expired ? 'expired' : 'released');
+      }
+      return this.view(em, reservation);
+    });
+  }
+
+  /** Gives back the units of active reservations past their expiry; returns how many it expired. */
+  async sweepExpired(): Promise<number> {
+    let expired = 0;
+    for (;;) {
+      const batch = await this.deps.db.em().transactional((em) => this.expireBatch(em));
+      expired += batch;
+      if (batch < SWEEP_BATCH) return expired;
+    }
+  }
+
+  private async expireBatch(em: EntityManager): Promise<number> {
+    const ids = await lockExpiredReservations(em, this.deps.now(), SWEEP_BATCH);
+    if (!ids.length) return 0;
+    const reservations = await em.find(Reservation, { id: { $in: ids } });
+    const linesOf = new Map<string, StockLineInput[]>();
+    for (const r of reservations) linesOf.set(r.id, restockQuantities(await reservationLines(em, r.id), []));
+    // Every level of the batch is locked at once, in the global order, before any is touched.
+    await lockLevels(em, [...linesOf.values()].flat());
+    for (const reservation of reservations) {
+      await this.giveBack(em, reservation.id, linesOf.get(reservation.id)!, 'expired', 0);
+      this.settle(reservation, 'expired');
+    }
+    return ids.length;
+  }
+
+  /**
+   * orders.order_cancelled: restock what the order's reservation took, once.
+   * The consumer's inbox drops redeliveries; the reservation status guards
+   * against a second cancellation event for the same order.
+   */
+  async restockCancelledOrder(
+    em: EntityManager,
+    reservationId: string,
+    orderLines: readonly StockLineInput[],
+    reason: 'order_cancelled' | 'order_failed' = 'order_cancelled',
+  ): Promise<string> {
+    if (!reservationId) return 'no_reservation';
+    const reservation = await lockReservation(em, reservationId);
+    if (!reservation) return 'unknown_reservation';
+    if (reservation.status !== 'active' && reservation.status !== 'committed') return `already_${reservation.status}`;
+    const lines = await reservationLines(em, reservation.id);
+    const restock = restockQuantities(lines, reservation.status === 'active' ? [] : orderLines);
+    await this.giveBack(em, reservation.id, restock, reason, 0);
+    this.settle(reservation, 'released');
+    await em.flush();
+    return 'restocked';
+  }
+
+  private async giveBack(
+    em: EntityManager,
+    reservationId: string,
+    lines: readonly StockLineInput[],
+    reason: string,
+    userId: number,
+  ) {
+    // Levels of products deleted since are gone: nothing to give back to.
+    const locked = await lockLevels(em, lines);
+    const changes = lines
+      .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
+      .map((l) => {
+        const before = locked.get(levelKey(l.productId, l.variationId))!;
+        return { productId: l.productId, variationId: l.variationId, before, after: before + l.quantity };
+      });
+    await recordLevelChanges(em, this.deps, changes, { userId, reason, note: '', reservationId });
+  }
+
+  private async replay(em: EntityManager, id: string, lines: readonly StockLineInput[]): Promise<ReservationView> {
+    const reservation = await findReservation(em, id);
+    if (!reservation) throw conflict('shop_reservation_conflict', 'The reservation is being changed; retry.');
+    assertSameLines(await reservationLines(em, id), lines);
+    return this.view(em, reservation);
+  }
+
+  private async lock(em: EntityManager, reservationId: string): Promise<Reservation> {
+    const reservation = await lockReservation(em, parseReservationId(reservationId));
+    if (!reservation) throw notFound('shop_reservation_not_found', 'No reservation with this id.');
+    return reservation;
+  }
+
+  /** The status as callers must see it: an active reservation past `expires_at` is expired. */
+  private statusOf(reservation: Reservation): ReservationStatus {
+    const status = reservation.status as ReservationStatus;
+    return status === 'active' && reservation.expiresAt.getTime() <= this.deps.now().getTime() ? 'expired' : status;
+  }
+
+  private settle(reservation: Reservation, status: ReservationStatus): void {
+    reservation.status = status;
+    reservation.settledAt = this.deps.now();
+  }
+
+  private async view(em: EntityManager, reservation: Reservation): Promise<ReservationView> {
+    const lines = await reservationLines(em, reservation.id);
+    return {
+      id: reservation.id,
+      status: this.statusOf(reservation),
+      createdAt: reservation.createdAt,
+      expiresAt: reservation.expiresAt,
+      lines: lines.map((l) => ({ productId: l.productId, variationId: l.variationId, quantity: l.quantity })),
+    };
+  }
+
+  private ttl(requested: number): number {
+    const { RESERVATION_TTL_SECONDS, RESERVATION_MAX_TTL_SECONDS } = this.deps.config;
+    if (!requested) return RESERVATION_TTL_SECONDS;
+    if (!Number.isSafeInteger(requested) || requested < 1 || requested > RESERVATION_MAX_TTL_SECONDS) {
+      throw invalidParams({ ttl_seconds: `ttl_seconds must be between 1 and ${RESERVATION_MAX_TTL_SECONDS}.` });
+    }
+    return requested;
+  }
+}
