@@ -1,2 +1,2 @@
 import { projectConfig } from '../../jest.preset.js';
-export default projectConfig('orders');
+export default { ...projectConfig('orders'), testTimeout: 30_000 };

@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex>]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { startReferences } from './references';
 import { prepareScenarios } from './scenarios';
-import { adminCaller, seedCatalog, seedFulfillment } from './seed';
+import { adminCaller, seedCatalog, seedFulfillment, seedOrders } from './seed';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     const caller = await adminCaller(platform, ADMIN_PASSWORD);
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
     const quoteRequest = await seedFulfillment(platform, caller);
+    await seedOrders(platform, caller.userId, Number(arg('orders', '10000')));
     const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds);
     const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
     const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {

@@ -42,6 +42,9 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
       // Signed-in reads skip the response cache: the full path (keys, documents, mapping, serialization).
       { name: 'GET /shop/v1/shop_product?per_page=20 (admin, uncached)', url: `${base}/shop/v1/shop_product?per_page=20`, headers: session },
       { name: 'GET /shop/v1/shop_product/<id> (admin, uncached)', url: `${base}/shop/v1/shop_product/${productIds[Math.floor(productIds.length / 2)]}`, headers: session },
+      // 10,000 orders of the admin: the customer's list (summaries) and the admin list (whole orders).
+      { name: 'GET /shop/v1/me/orders (10,000 orders)', url: `${base}/shop/v1/me/orders`, headers: session },
+      { name: 'GET /shop/v1/order?per_page=20 (10,000 orders)', url: `${base}/shop/v1/order?per_page=20`, headers: session },
       { name: 'GET /shop/v1/cart (guest, 3 lines)', url: `${base}/shop/v1/cart`, headers: cart.session },
       // A new visitor per request: a guest cart row, one catalog lookup and one quote.
       { name: 'POST /shop/v1/cart/items (new guest cart)', method: 'POST', url: `${base}/shop/v1/cart/items`, headers: json, body: cart.addBody },

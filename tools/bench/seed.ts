@@ -1,5 +1,5 @@
 import { anonymousCaller, bindClient, openChannel, type CallerContext } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment } from '@storefront/proto';
+import { catalog, customers, fulfillment, orders } from '@storefront/proto';
 import type { Platform } from '@storefront/platform';
 
 const address = (platform: Platform, name: string) => platform.services.find((s) => s.name === name)!.address;
@@ -73,4 +73,45 @@ export async function seedFulfillment(platform: Platform, caller: CallerContext)
       weight: '0.5',
     })),
   });
+}
+
+/** `count` placed orders of `customerId` (3 lines each), through the checkout contract, 25 at a time. */
+export async function seedOrders(platform: Platform, customerId: number, count: number): Promise<void> {
+  const channel = openChannel('orders', address(platform, 'orders'), 30_000);
+  const checkout = bindClient(channel, orders.OrderCheckoutServiceService);
+  for (let batch = 0; batch < count; batch += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, count - batch) }, (_, i) => {
+        const n = batch + i + 1;
+        return checkout.createOrder(
+          orders.CreateOrderRequest.fromPartial({
+            checkoutKey: `bench-${n}`,
+            status: 'pending_payment',
+            customerId,
+            currency: 'USD',
+            billing: { firstName: 'Bench', lastName: `Buyer ${n}`, email: `buyer${n}@example.com`, country: 'US', state: 'CA' },
+            shipping: { firstName: 'Bench', lastName: `Buyer ${n}`, country: 'US', state: 'CA' },
+            paymentMethod: 'bacs',
+            createdVia: 'checkout',
+            lineItems: [1, 2, 3].map((k) => ({
+              productId: k,
+              priceId: k,
+              name: `Bench product ${k}`,
+              quantity: k,
+              price: '10.00',
+              subtotal: `${10 * k}.00`,
+              total: `${10 * k}.00`,
+              shippingRequired: true,
+            })),
+            shippingLines: [{ methodId: 'flat_rate', instanceId: 1, rateId: 'flat_rate:1', label: 'Flat rate', total: '5.00', totalTax: '0.00' }],
+            subtotal: '60.00',
+            shippingTotal: '5.00',
+            total: '65.00',
+          }),
+          anonymousCaller('bench'),
+        );
+      }),
+    );
+  }
+  channel.close();
 }

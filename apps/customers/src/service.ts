@@ -1,4 +1,5 @@
 import { ConfigError, defineService, parseAddons } from '@storefront/service-kit';
+import { OrderEvents } from '@storefront/domain-events';
 import { customers } from '@storefront/proto';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';
@@ -9,6 +10,7 @@ import { authHandlers } from './grpc/auth.handlers';
 import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
+import { onOrderCancelled, onOrderPaid, onOrderRefunded } from './events/order-stats';
 
 // Development-only fallback; production must configure its own pepper.
 const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
@@ -36,6 +38,9 @@ export const customersService = defineService({
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
     ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain, addons));
     ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain, addons));
+    ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger));
+    ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
+    ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
     ctx.onReady(async () => {
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {

@@ -13,7 +13,7 @@ export interface PlatformService {
   addressVariable: string;
 }
 
-/** Every backing service, in start order (a service may call the ones before it). */
+/** Every backing service, in start order (ports are chosen up front, so a service may call any other). */
 export const PLATFORM_SERVICES: PlatformService[] = [
   { definition: customersService, addressVariable: 'CUSTOMERS_GRPC_ADDR' },
   { definition: catalogService, addressVariable: 'CATALOG_GRPC_ADDR' },

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { anonymousCaller, bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
-import { payments } from '@storefront/proto';
+import { orders, payments } from '@storefront/proto';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient, type ShopResponse } from './support/client';
+import { checkoutOrder, connectOrders, systemCaller, type OrdersGrpc } from './support/orders';
 
 // Everything every service and the gateway logs, at debug level, to scan for card data.
 const logLines: string[] = [];
@@ -24,6 +26,8 @@ let bob: ShopClient;
 let guest: ShopClient;
 let channel: Channel;
 let paymentService: PromiseClient<typeof payments.PaymentServiceService>;
+let ordersGrpc: OrdersGrpc;
+let aliceId = 0;
 
 const VISA = { card_number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '7319' };
 const DECLINED = { ...VISA, card_number: '4000000000000002' };
@@ -54,10 +58,14 @@ beforeAll(async () => {
   const service = stack.services.find((s) => s.name === 'payments')!;
   channel = openChannel('payments', service.address);
   paymentService = bindClient(channel, payments.PaymentServiceService);
+  ordersGrpc = connectOrders(stack);
+  aliceId = (await alice.get('/shop/v1/me')).body.id;
+  expect(aliceId).toBeGreaterThan(0);
 }, 180_000);
 
 afterAll(async () => {
   channel?.close();
+  ordersGrpc?.close();
   await stack?.stop();
 });
 
@@ -417,15 +425,23 @@ describe('me/menu', () => {
   });
 });
 
-describe('test_card outcomes and the action step', () => {
-  const pay = (orderId: number, card: object, extra: Partial<payments.ProcessPaymentRequest> = {}) =>
+describe('test_card outcomes, the action step and GET /payment (with the orders service)', () => {
+  const order = async (fields: Partial<orders.CreateOrderRequest> = {}) => {
+    const { order } = await ordersGrpc.checkout.createOrder(
+      checkoutOrder({ paymentMethod: 'test_card', paymentMethodTitle: 'Credit card (test)', customerId: aliceId, ...fields }),
+      systemCaller(),
+    );
+    return order!;
+  };
+  const pay = (o: { id: number; orderKey: string; total: string }, card: object, extra: Partial<payments.ProcessPaymentRequest> = {}) =>
     paymentService.processPayment(
       payments.ProcessPaymentRequest.fromPartial({
-        orderId,
-        orderKey: `key_${orderId}`,
+        orderId: o.id,
+        orderKey: o.orderKey,
         gatewayId: 'test_card',
-        amount: '25.00',
+        amount: o.total,
         currency: 'USD',
+        customerId: aliceId,
         paymentPayloadJson: JSON.stringify(card),
         clientIp: '192.0.2.200',
         returnUrl: 'https://shop.example.test/thanks',
@@ -433,42 +449,92 @@ describe('test_card outcomes and the action step', () => {
       }),
       anonymousCaller('e2e', '192.0.2.200'),
     );
+  const record = (o: { id: number; orderKey: string }, outcome: 'paid' | 'failed' | 'on_hold', transactionId = '') =>
+    ordersGrpc.checkout.recordPaymentResult(
+      { orderId: o.id, outcome, transactionId, paymentMethod: 'test_card', paymentMethodTitle: 'Credit card (test)', message: '' },
+      systemCaller(),
+    );
 
-  it('4242 is paid, 0002 is declined with a reason', async () => {
-    const paid = await pay(9001, VISA);
+  it('4242 is paid, 0002 is declined with a reason; GET /payment shows the record to the owner, by key, and to admins', async () => {
+    const o = await order();
+    const paid = await pay(o, VISA);
     expect(paid).toMatchObject({ outcome: 'paid', transactionId: expect.stringMatching(/^ch_/), declineReason: '' });
-    const declined = await pay(9002, DECLINED);
+    await record(o, 'paid', paid.transactionId);
+    const expected = {
+      order_id: o.id,
+      status: 'processing',
+      paid_status: 'paid',
+      payment_method: 'test_card',
+      transaction_id: paid.transactionId,
+      amount: 27.5,
+      currency: 'USD',
+      gateway: { id: 'test_card', title: 'Credit card (test)' },
+    };
+    expect((await alice.get(`/shop/v1/payment?order_id=${o.id}`)).body).toEqual(expected);
+    expect((await guest.get(`/shop/v1/payment?id=${o.id}&key=${o.orderKey}`)).body).toEqual(expected);
+    expect((await admin.get(`/shop/v1/payment?payment_id=${o.id}`)).body).toEqual(expected);
+    expectError(await bob.get(`/shop/v1/payment?order=${o.id}`), 404);
+    expectError(await guest.get(`/shop/v1/payment?order=${o.id}&key=wrong`), 404);
+    const detail = await admin.get(`/shop/v1/payment/${o.id}?context=edit`);
+    expect(detail.body).toMatchObject(expected);
+    expect(detail.body.attempts).toEqual([
+      expect.objectContaining({ gateway: 'test_card', amount: 27.5, currency: 'USD', outcome: 'paid', transaction_id: paid.transactionId, decline_reason: '' }),
+    ]);
+
+    const d = await order();
+    const declined = await pay(d, DECLINED);
     expect(declined).toMatchObject({ outcome: 'declined', declineReason: 'card_declined', transactionId: '' });
+    const attempts = (await admin.get(`/shop/v1/payment/${d.id}?context=edit`)).body.attempts;
+    expect(attempts).toEqual([expect.objectContaining({ outcome: 'declined', decline_reason: 'card_declined' })]);
   });
 
-  it('3220 requires action: redirect_url on the configured site URL, Approve completes it', async () => {
-    const res = await pay(9003, ACTION);
+  it('3220 requires action: redirect_url on the configured site URL, Approve completes the order', async () => {
+    const o = await order();
+    const res = await pay(o, ACTION);
     expect(res.outcome).toBe('requires_action');
     expect(res.redirectUrl).toBe(`http://shop.example.test/shop/v1/test-card/authorize?intent_id=${res.intentId}`);
     expect(res.clientSecret).toContain('_secret_');
+    await record(o, 'requires_action' as 'paid');
     const pagePath = new URL(res.redirectUrl).pathname + new URL(res.redirectUrl).search;
-    const html = await guest.get(pagePath);
+    const html = await guest.get(pagePath, { headers: { host: 'evil.example' } });
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(html.body).toContain('Approve');
     expect(html.body).toContain('Decline');
-    expect(html.body).toContain('25.00 USD');
+    expect(html.body).toContain('27.50 USD');
     expect(html.body).not.toContain('4000000000003220');
+    expect(html.body).not.toContain('evil.example');
     const approved = await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ order_id: 9003, paid_status: 'paid' });
+    expect(approved.body).toEqual({ order_id: o.id, status: 'processing', paid_status: 'paid' });
     // Idempotent: the same answer again changes nothing.
-    expect((await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' })).body).toMatchObject({ order_id: 9003, paid_status: 'paid' });
-    // The page now says it is done, without buttons.
+    expect((await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' })).body).toEqual(approved.body);
     expect((await guest.get(pagePath)).body).not.toContain('data-outcome');
+    expect((await alice.get(`/shop/v1/payment?order_id=${o.id}`)).body).toMatchObject({ paid_status: 'paid', transaction_id: expect.stringMatching(/^ch_/) });
+    // The replay of the original payment now reports the completed attempt.
+    expect((await pay(o, ACTION)).outcome).toBe('paid');
   });
 
-  it('3220 then Decline fails the payment', async () => {
-    const res = await pay(9004, ACTION);
+  it('3220 then Decline fails the order', async () => {
+    const o = await order();
+    const res = await pay(o, ACTION);
     const declined = await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'decline' });
     expect(declined.status).toBe(200);
-    expect(declined.body).toMatchObject({ order_id: 9004, status: 'failed' });
-    expect(declined.body.paid_status).not.toBe('paid');
+    expect(declined.body).toEqual({ order_id: o.id, status: 'failed', paid_status: 'unpaid' });
+    const attempts = (await admin.get(`/shop/v1/payment/${o.id}?context=edit`)).body.attempts;
+    expect(attempts[0]).toMatchObject({ outcome: 'failed', decline_reason: 'authentication_failed' });
+  });
+
+  it('an intent left unconfirmed fails by itself (the expiry job) and the order is failed', async () => {
+    const o = await order();
+    const res = await pay(o, ACTION);
+    const db = stack.services.find((s) => s.name === 'payments')!.db;
+    await db.em().execute(`update "payments"."intents" set "expires_at" = now() - interval '1 second' where "id" = ?`, [res.intentId]);
+    await waitFor(async () => (await alice.get(`/shop/v1/payment?order_id=${o.id}`)).body.status === 'failed', 20_000);
+    const attempts = (await admin.get(`/shop/v1/payment/${o.id}?context=edit`)).body.attempts;
+    expect(attempts[0]).toMatchObject({ outcome: 'failed', decline_reason: 'intent_expired' });
+    expectError(await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' }), 410, 'shop_payment_intent_expired');
+    expect((await guest.get(`/shop/v1/test-card/authorize?intent_id=${res.intentId}`)).body).toContain('expired');
   });
 
   it('rejects bad action-step input with 4xx', async () => {
@@ -480,18 +546,16 @@ describe('test_card outcomes and the action step', () => {
   });
 
   it('escapes everything the page shows', async () => {
-    await fetch(`${stack.url}/platform/v1/settings`, { method: 'GET' });
     const patched = await admin.patch('/platform/v1/settings', { store_name: '<script>alert("x")</script>' });
     expect(patched.status).toBe(200);
     try {
-      const res = await pay(9005, ACTION);
-      // the payments service caches site options for a few seconds
+      const res = await pay(await order(), ACTION);
       let html = '';
-      for (let i = 0; i < 60; i++) {
+      // the payments service caches site options for a few seconds
+      await waitFor(async () => {
         html = (await guest.get(`/shop/v1/test-card/authorize?intent_id=${res.intentId}`)).body as string;
-        if (html.includes('&lt;script')) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+        return html.includes('&lt;script');
+      }, 20_000);
       expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;&#x2F;script&gt;');
       expect(html).not.toContain('<script>alert');
     } finally {
@@ -500,11 +564,16 @@ describe('test_card outcomes and the action step', () => {
   });
 
   it('the same payment twice with one idempotency key makes one charge', async () => {
-    const first = await pay(9006, VISA, { idempotencyKey: 'order-9006-pay' });
-    const second = await pay(9006, VISA, { idempotencyKey: 'order-9006-pay' });
+    const o = await order();
+    const first = await pay(o, VISA, { idempotencyKey: `order-${o.id}-pay` });
+    const second = await pay(o, VISA, { idempotencyKey: `order-${o.id}-pay` });
     expect(second).toMatchObject({ outcome: 'paid', transactionId: first.transactionId, paymentId: first.paymentId, replayed: true });
+    // Without a key, a paid order is never charged again either.
+    const third = await pay(o, VISA);
+    expect(third).toMatchObject({ transactionId: first.transactionId, replayed: true });
+    await expect(pay(o, { ...VISA, exp_month: 10 }, { idempotencyKey: `order-${o.id}-pay` })).rejects.toMatchObject({ code: 'shop_idempotency_key_reused', status: 422 });
     const db = stack.services.find((s) => s.name === 'payments')!.db;
-    const rows = await db.em().execute(`select count(*)::int as n from "payments"."payment_attempts" where "order_id" = 9006`);
+    const rows = await db.em().execute(`select count(*)::int as n from "payments"."payment_attempts" where "order_id" = ?`, [o.id]);
     expect(rows[0].n).toBe(1);
   });
 });

@@ -9,6 +9,8 @@ export interface EventEnvelope<T = unknown> {
 
 const H = {
   msgId: 'Nats-Msg-Id',
+  /** The event's own id (the inbox key); equals Nats-Msg-Id unless a message is re-sent under a new one. */
+  eventId: 'Shop-Event-Id',
   type: 'Shop-Event-Type',
   occurredAt: 'Shop-Occurred-At',
   traceparent: 'traceparent',
@@ -17,6 +19,7 @@ const H = {
 export function envelopeHeaders(envelope: Omit<EventEnvelope, 'payload'>): Record<string, string> {
   const headers: Record<string, string> = {
     [H.msgId]: envelope.id,
+    [H.eventId]: envelope.id,
     [H.type]: envelope.type,
     [H.occurredAt]: envelope.occurredAt.toISOString(),
   };
@@ -25,8 +28,8 @@ export function envelopeHeaders(envelope: Omit<EventEnvelope, 'payload'>): Recor
 }
 
 export function envelopeFromHeaders<T>(headers: Record<string, string>, payload: T): EventEnvelope<T> {
-  const id = headers[H.msgId];
-  if (!id) throw new Error('Event without Nats-Msg-Id header');
+  const id = headers[H.eventId] || headers[H.msgId];
+  if (!id) throw new Error('Event without Shop-Event-Id / Nats-Msg-Id header');
   return {
     id,
     type: headers[H.type] ?? '',

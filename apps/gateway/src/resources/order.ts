@@ -181,7 +181,7 @@ const num = (decimal: string) => Number(decimal || 0);
 
 function meta(list: orders.OrderMeta[]) {
   return list.map((m) => {
-    let value: unknown = null;
+    let value: unknown;
     try {
       value = JSON.parse(m.valueJson || 'null');
     } catch {

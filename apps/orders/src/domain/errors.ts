@@ -15,3 +15,21 @@ export const serviceUnavailable = (what: string) =>
 
 export const invalidOrderInput = (params: Record<string, string>) =>
   new DomainError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
+
+/** Postgres text cannot hold NUL: a client sending one gets 400 naming the field, never a 500. */
+export function assertNoNul(value: unknown, path = 'body'): void {
+  if (typeof value === 'string') {
+    // JSON-encoded fields (meta values) would carry it as the escape \u0000, which jsonb refuses too.
+    if (value.includes('\u0000') || (/json$/i.test(path) && value.includes('\\u0000'))) {
+      throw invalidOrderInput({ [path.replace(/Json$/, '')]: 'must not contain NUL characters.' });
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => assertNoNul(v, `${path}[${i}]`));
+    return;
+  }
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    for (const [k, v] of Object.entries(value)) assertNoNul(v, path === 'body' ? k : `${path}.${k}`);
+  }
+}

@@ -221,18 +221,39 @@ export async function insertOrder(em: EntityManager, order: NewOrder, now: Date)
   return id;
 }
 
-/** Replaces every line of the order and its totals. */
+/**
+ * Replaces the lines of the order and its totals. Line items that carry an
+ * `id` keep it (updated in place); the others are inserted; the order's other
+ * line items are deleted. Shipping, coupon and tax lines are rewritten.
+ */
 export async function replaceContent(em: EntityManager, orderId: number, content: OrderContent): Promise<void> {
-  for (const table of [T.lines, T.shipping, T.coupons, T.taxes]) {
+  const kept = content.lineItems.map((l) => (l as { id?: number }).id).filter((id): id is number => !!id);
+  await em.execute(
+    `delete from ${T.lines} where order_id = ?${kept.length ? ' and id not in (?)' : ''}`,
+    kept.length ? [orderId, kept] : [orderId],
+  );
+  for (const table of [T.shipping, T.coupons, T.taxes]) {
     await em.execute(`delete from ${table} where order_id = ?`, [orderId]);
   }
-  if (content.lineItems.length) {
+  for (const l of content.lineItems) {
+    const id = (l as { id?: number }).id;
+    if (!id) continue;
+    await em.execute(
+      `update ${T.lines} set product_id = ?, price_id = ?, variation_id = ?, name = ?, quantity = ?, price = ?, subtotal = ?,
+         discount = ?, tax = ?, total = ?, downloadable = ?, shipping_required = ?, sku = ?, meta_data = ?::jsonb
+       where id = ? and order_id = ?`,
+      [l.productId, l.priceId, l.variationId, l.name, l.quantity, l.price, l.subtotal, l.discount, l.tax, l.total,
+        l.downloadable, l.shippingRequired, l.sku, metaJson(l.metaData), id, orderId],
+    );
+  }
+  const fresh = content.lineItems.filter((l) => !(l as { id?: number }).id);
+  if (fresh.length) {
     await em.execute(
       `insert into ${T.lines} (order_id, product_id, price_id, variation_id, name, quantity, price, subtotal, discount,
-         tax, total, downloadable, shipping_required, sku, meta_data) values ${content.lineItems
+         tax, total, downloadable, shipping_required, sku, meta_data) values ${fresh
            .map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)')
            .join(', ')}`,
-      content.lineItems.flatMap((l) => [
+      fresh.flatMap((l) => [
         orderId,
         l.productId,
         l.priceId,

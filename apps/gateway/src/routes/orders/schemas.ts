@@ -38,7 +38,10 @@ const writable = {
   set_paid: Type.Boolean({ description: 'Mark the order paid (runs the paid transition).' }),
 };
 
-export const CreateOrderBody = Type.Partial(Type.Object(writable), { additionalProperties: false });
+export const CreateOrderBody = Type.Partial(
+  Type.Object({ ...writable, id: Type.Unknown({ description: 'Not allowed: orders are created without an id.' }) }),
+  { additionalProperties: false },
+);
 export const UpdateOrderBody = Type.Partial(
   Type.Object({ ...writable, reason: Type.String({ maxLength: 1000, description: 'Recorded with a refund.' }) }),
   { additionalProperties: false },

@@ -119,7 +119,8 @@ export interface Order {
 
 /** Lines and totals of an order (what pricing produces and the repository stores). */
 export interface OrderContent {
-  lineItems: Omit<LineItem, 'id'>[];
+  /** A line with an id keeps it; lines without one are new. */
+  lineItems: Array<Omit<LineItem, 'id'> & { id?: number }>;
   shippingLines: Omit<ShippingLine, 'id'>[];
   couponLines: Omit<CouponLine, 'id'>[];
   taxLines: Omit<TaxLine, 'id'>[];

@@ -15,7 +15,7 @@ import {
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { invalidOrderInput, lineItemNotFound, orderNotFound, refundUnsupported } from '../errors';
+import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound, refundUnsupported } from '../errors';
 import {
   alreadyPaid,
   notPayable,
@@ -153,6 +153,7 @@ export class Orders {
 
   /** Creates (or promotes a draft into) the order of a checkout; idempotent by checkout key. */
   async createFromCheckout(input: CheckoutOrderInput, actor: Actor): Promise<{ order: Order; existing: boolean }> {
+    assertNoNul(input);
     if (!input.checkoutKey || input.checkoutKey.length > 255 || !noNul(input.checkoutKey)) {
       throw invalidOrderInput({ checkout_key: 'checkout_key is required (at most 255 characters).' });
     }
@@ -186,10 +187,10 @@ export class Orders {
           reservationId: input.reservationId,
           couponCodes: input.couponCodes,
         }, now);
-        let order = (await findOrder(em, draft.id))!;
+        const order = (await findOrder(em, draft.id))!;
         if (status === 'pending_payment') {
           const plan = planTransition(order, 'pending_payment', 'checkout');
-          if (plan) order = await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
+          if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
       }
@@ -300,6 +301,7 @@ export class Orders {
     details: { transactionId: string; paymentMethod: string; paymentMethodTitle: string; message: string },
     actor: Actor,
   ): Promise<Order> {
+    assertNoNul(details);
     if (!['paid', 'on_hold', 'failed', 'requires_action'].includes(outcome)) {
       throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
     }
@@ -333,6 +335,7 @@ export class Orders {
 
   /** The order when the caller may pay it (owner, pay_for_order, manage_options, or its key); else 404. */
   async getForPayment(orderId: number, orderKey: string, actor: Actor): Promise<Order> {
+    assertNoNul(orderKey, 'order_key');
     const order = await readOrder(this.deps.db.reader, orderId);
     if (!order) throw orderNotFound();
     const allowed =
@@ -361,6 +364,7 @@ export class Orders {
   }
 
   async adminCreate(input: AdminOrderInput, actor: Actor): Promise<Order> {
+    assertNoNul(input);
     const status = input.status || 'pending_payment';
     if (!isOrderStatus(status)) throw invalidStatus(status);
     const currency = input.currency || this.deps.config.SHOP_CURRENCY;
@@ -393,13 +397,13 @@ export class Orders {
         },
         now,
       );
-      let order = (await findOrder(em, newId!))!;
+      const order = (await findOrder(em, newId!))!;
       await this.recordCreated(em, order, actor, now);
       // The requested status (or set_paid) is reached through the state machine.
       const target = input.setPaid ? this.paidTarget(order, status) : status;
       if (target !== 'pending_payment') {
         const plan = planTransition(order, target, 'admin');
-        if (plan) order = await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
+        if (plan) await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
       }
       return newId!;
     });
@@ -413,6 +417,7 @@ export class Orders {
   }
 
   async update(id: number, input: OrderUpdate, actor: Actor): Promise<Order> {
+    assertNoNul(input);
     if (input.status !== undefined && !isOrderStatus(input.status)) throw invalidStatus(input.status);
     const now = this.deps.now();
     // Refunds call the payment gateway; plan first (a refused transition never reaches it).
@@ -429,7 +434,7 @@ export class Orders {
       let order = await this.locked(em, id);
       if (priced.length) {
         if (!isEditable(order)) throw notEditable();
-        const lines = [...order.lineItems.map(({ id: _id, ...l }) => l), ...priced];
+        const lines = [...order.lineItems, ...priced];
         await replaceContent(em, id, await this.pricing.total(lines, input.shipping ?? order.shipping, input.billing ?? order.billing));
         order = (await findOrder(em, id))!;
       }
@@ -477,6 +482,7 @@ export class Orders {
   }
 
   async addLines(id: number, inputs: LineInput[]): Promise<Order> {
+    assertNoNul(inputs, 'line_items');
     const current = await this.get(id);
     if (!isEditable(current)) throw notEditable();
     if (!inputs.length) throw invalidOrderInput({ line_items: 'At least one line item.' });
@@ -489,10 +495,11 @@ export class Orders {
     if (!isEditable(current)) throw notEditable();
     if (!itemIds.length) throw invalidOrderInput({ item_ids: 'At least one item id.' });
     for (const itemId of itemIds) if (!current.lineItems.some((l) => l.id === itemId)) throw lineItemNotFound(itemId);
-    return this.changeLines(id, (lines, order) => lines.filter((_, i) => !itemIds.includes(order.lineItems[i].id)));
+    return this.changeLines(id, (lines) => lines.filter((l) => !itemIds.includes(l.id!)));
   }
 
   async updateLine(id: number, itemId: number, change: { quantity?: number; metaJson?: string }): Promise<Order> {
+    assertNoNul(change);
     const current = await this.get(id);
     if (!isEditable(current)) throw notEditable();
     if (!current.lineItems.some((l) => l.id === itemId)) throw lineItemNotFound(itemId);
@@ -500,9 +507,9 @@ export class Orders {
       throw invalidOrderInput({ quantity: 'quantity must be at least 1.' });
     }
     const meta = change.metaJson !== undefined ? parseMeta(change.metaJson) : undefined;
-    return this.changeLines(id, (lines, order) =>
-      lines.map((l, i) => {
-        if (order.lineItems[i].id !== itemId) return l;
+    return this.changeLines(id, (lines) =>
+      lines.map((l) => {
+        if (l.id !== itemId) return l;
         const quantity = change.quantity ?? l.quantity;
         const subtotal = l.price * quantity;
         return { ...l, quantity, subtotal, total: subtotal - l.discount, metaData: meta ?? l.metaData };
@@ -512,13 +519,13 @@ export class Orders {
 
   private async changeLines(
     id: number,
-    edit: (lines: Array<Omit<Order['lineItems'][number], 'id'>>, order: Order) => Array<Omit<Order['lineItems'][number], 'id'>>,
+    edit: (lines: OrderContent['lineItems'], order: Order) => OrderContent['lineItems'],
   ): Promise<Order> {
     const now = this.deps.now();
     await this.tx(async (em) => {
       const order = await this.locked(em, id);
       if (!isEditable(order)) throw notEditable();
-      const lines = edit(order.lineItems.map(({ id: _id, ...l }) => l), order);
+      const lines = edit(order.lineItems, order);
       await replaceContent(em, id, await this.pricing.total(lines, order.shipping, order.billing));
       await updateOrderFields(em, id, {}, now);
     });

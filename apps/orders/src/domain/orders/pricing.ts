@@ -4,7 +4,7 @@ import type { OrdersDeps } from '../deps';
 import { invalidOrderInput, serviceUnavailable } from '../errors';
 import type { Address, LineInput, LineItem, OrderContent } from './order-types';
 
-type PricedLine = Omit<LineItem, 'id'>;
+type PricedLine = Omit<LineItem, 'id'> & { id?: number };
 
 /**
  * Prices admin-entered lines with the catalog (by price_id, or product_id's

@@ -96,8 +96,10 @@ export class ActionStep {
       return { intent, outcome: approved ? ('paid' as const) : ('failed' as const), transactionId, expired: false };
     });
     const order = await this.record(intent, outcome, transactionId, caller);
-    if (expired && intent.status === 'requires_action') {
-      await this.deps.db.em().transactional((em) => setIntentStatus(em, intent.id, 'expired', this.deps.now()));
+    if (expired) {
+      if (intent.status !== 'expired') {
+        await this.deps.db.em().transactional((em) => setIntentStatus(em, intent.id, 'expired', this.deps.now()));
+      }
       throw intentExpired();
     }
     return {

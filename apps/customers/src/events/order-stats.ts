@@ -1,0 +1,31 @@
+import type { EventHandler } from '@storefront/events';
+import type { orders } from '@storefront/proto';
+import type { Logger } from 'pino';
+import { OrderStats } from '../domain/order-stats';
+
+/** orders.order_paid -> the customer's total_orders / total_spent grow (exactly once). */
+export function onOrderPaid(logger: Logger): EventHandler<orders.OrderPaid> {
+  return async (envelope, em) => {
+    const { orderId, customerId, total } = envelope.payload;
+    await OrderStats.paid(em, customerId, total);
+    logger.debug({ orderId, eventId: envelope.id }, 'order_paid counted');
+  };
+}
+
+/** orders.order_cancelled of a paid order -> take it back from the stats. */
+export function onOrderCancelled(logger: Logger): EventHandler<orders.OrderCancelled> {
+  return async (envelope, em) => {
+    const { orderId, customerId, wasPaid, total } = envelope.payload;
+    await OrderStats.cancelled(em, customerId, wasPaid, total);
+    logger.debug({ orderId, eventId: envelope.id }, 'order_cancelled counted');
+  };
+}
+
+/** orders.order_refunded -> take the refunded amount (and a fully refunded order) back. */
+export function onOrderRefunded(logger: Logger): EventHandler<orders.OrderRefunded> {
+  return async (envelope, em) => {
+    const { orderId, customerId, full, amount } = envelope.payload;
+    await OrderStats.refunded(em, customerId, full, amount);
+    logger.debug({ orderId, eventId: envelope.id }, 'order_refunded counted');
+  };
+}
