@@ -26,7 +26,7 @@ function checkCompose(): void {
     if (app !== name) problems.push(`compose service ${name} builds APP=${app}`);
     if (!existsSync(`apps/${app}/src/main.ts`)) problems.push(`compose service ${name}: apps/${app}/src/main.ts missing`);
   }
-  for (const app of ['gateway', 'customers', 'catalog', 'fulfillment', 'orders', 'cart']) {
+  for (const app of ['gateway', 'customers', 'catalog', 'fulfillment', 'payments', 'orders', 'cart']) {
     if (!compose.services[app]) problems.push(`compose has no ${app} service`);
   }
 }

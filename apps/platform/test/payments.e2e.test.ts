@@ -639,6 +639,25 @@ describe('bad input is a 4xx error object, never a 5xx', () => {
   });
 });
 
+describe('API description', () => {
+  it('documents every payments route with an operationId, the payments tag and error responses', async () => {
+    const res = await guest.get('/shop/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const ops: Array<{ operationId?: string; tags?: string[]; responses?: Record<string, unknown> }> = [];
+    for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+      if (!/\/(payment|payment-methods|me\/payment-methods|settings\/(verify-)?payment-gateways|test-card)(\/|$)/.test(path)) continue;
+      for (const [method, op] of Object.entries(item)) if (method !== 'options' && op?.responses) ops.push(op);
+    }
+    expect(ops.length).toBeGreaterThanOrEqual(18);
+    for (const op of ops) {
+      expect(op.operationId).toEqual(expect.any(String));
+      expect(op.tags).toEqual(['payments']);
+      expect(Object.keys(op.responses!).some((code) => Number(code) >= 400)).toBe(true);
+    }
+    expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
+  });
+});
+
 describe('no card data at rest or in logs', () => {
   it('finds no card number or CVC in the payments database or the captured logs', async () => {
     const db = stack.services.find((s) => s.name === 'payments')!.db;

@@ -23,7 +23,7 @@ export function createPaymentsDomain(deps: PaymentsDeps) {
     defence,
     payments,
     methods: new PaymentMethods(deps, catalog, payments, defence),
-    actionStep: new ActionStep(deps, settings),
+    actionStep: new ActionStep(deps, settings, defence),
     records: new PaymentRecords(deps, catalog),
   };
 }

@@ -102,7 +102,7 @@ export async function attemptById(em: EntityManager, id: string): Promise<Attemp
 
 export async function paidAttemptOfOrder(em: EntityManager, orderId: number): Promise<AttemptRecord | undefined> {
   const rows = await em.execute<Row[]>(
-    `select * from "payments"."payment_attempts" where "order_id" = ? and "outcome" in ('paid', 'on_hold')
+    `select * from "payments"."payment_attempts" where "order_id" = ? and "outcome" = 'paid'
      order by "created_at" asc limit 1`,
     [orderId],
   );

@@ -7,6 +7,7 @@ import { intentExpired, intentNotFound } from '../errors';
 import { displayedTitle } from '../gateways/availability';
 import { minorToAmount } from '../payments/amounts';
 import { newId } from '../payments/payments';
+import type { CardTestingDefence } from '../payments/card-testing';
 import type { GatewaySettingsStore } from '../settings/gateway-settings';
 import type { OrderForPayment } from '../ports';
 
@@ -43,6 +44,7 @@ export class ActionStep {
   constructor(
     private readonly deps: PaymentsDeps,
     private readonly settings: GatewaySettingsStore,
+    private readonly defence: CardTestingDefence,
   ) {}
 
   async view(intentId: string): Promise<ActionStepView> {
@@ -93,6 +95,11 @@ export class ActionStep {
         },
         now,
       );
+      if (!approved) {
+        // A declined authorization counts against the paying IP like any decline.
+        const attempt = await attemptById(em, intent.attemptId);
+        if (attempt) await this.defence.recordFailure(em, attempt.clientIp);
+      }
       return { intent, outcome: approved ? ('paid' as const) : ('failed' as const), transactionId, expired: false };
     });
     const order = await this.record(intent, outcome, transactionId, caller);
