@@ -28,6 +28,8 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
   const basic = { authorization: `Basic ${Buffer.from(`admin:${created.password}`).toString('base64')}` };
   const meBody = await call(`${base}/shop/v1/me`, { headers: session }).then((r) => r.text());
 
+  const cart = await prepareCart(base, productIds);
+
   return {
     meBody,
     adminId: JSON.parse(meBody).id,
@@ -43,6 +45,17 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
       // 10,000 orders of the admin: the customer's list (summaries) and the admin list (whole orders).
       { name: 'GET /shop/v1/me/orders (10,000 orders)', url: `${base}/shop/v1/me/orders`, headers: session },
       { name: 'GET /shop/v1/order?per_page=20 (10,000 orders)', url: `${base}/shop/v1/order?per_page=20`, headers: session },
+      { name: 'GET /shop/v1/cart (guest, 3 lines)', url: `${base}/shop/v1/cart`, headers: cart.session },
+      // A new visitor per request: a guest cart row, one catalog lookup and one quote.
+      { name: 'POST /shop/v1/cart/items (new guest cart)', method: 'POST', url: `${base}/shop/v1/cart/items`, headers: json, body: cart.addBody },
+      // Same cart and body: after the first order every request replays it (the double-submit path).
+      {
+        name: 'POST /shop/v1/checkout/place (cod, 1 line; replayed)',
+        method: 'POST',
+        url: `${base}/shop/v1/checkout/place`,
+        headers: { ...json, ...cart.placeSession },
+        body: cart.placeBody,
+      },
       {
         name: 'POST /shop/v1/auth/login (scrypt)',
         method: 'POST',
@@ -52,5 +65,40 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
         connections: 8,
       },
     ],
+  };
+}
+
+/** A guest cart of 3 lines (for GET /cart) and a 1-line cart placed once (for place). */
+async function prepareCart(base: string, productIds: number[]) {
+  const json = { 'content-type': 'application/json' };
+  const priceIds: number[] = [];
+  for (const id of productIds.slice(0, 3)) {
+    const product = (await call(`${base}/shop/v1/shop_product/${id}`).then((r) => r.json())) as { prices: { id: number }[] };
+    priceIds.push(product.prices[0].id);
+  }
+  const add = async (priceId: number, token?: string) => {
+    const res = await call(`${base}/shop/v1/cart/items`, {
+      method: 'POST',
+      headers: { ...json, ...(token ? { 'x-shop-session': token } : {}) },
+      body: JSON.stringify({ price_id: priceId, quantity: 1 }),
+    });
+    return res.headers.get('x-shop-session')!;
+  };
+  const token = await add(priceIds[0]);
+  for (const priceId of priceIds.slice(1)) await add(priceId, token);
+  const placeToken = await add(priceIds[0]);
+  const placeBody = JSON.stringify({
+    payment_method: 'cod',
+    fields: {
+      billing_first_name: 'Bench', billing_last_name: 'Mark', billing_address_1: '1 Main St', billing_city: 'Springfield',
+      billing_postcode: '62701', billing_country: 'US', billing_state: 'IL', billing_email: 'bench@example.com', terms: true,
+    },
+  });
+  await call(`${base}/shop/v1/checkout/place`, { method: 'POST', headers: { ...json, 'x-shop-session': placeToken }, body: placeBody });
+  return {
+    session: { 'x-shop-session': token },
+    placeSession: { 'x-shop-session': placeToken },
+    addBody: JSON.stringify({ price_id: priceIds[0], quantity: 1 }),
+    placeBody,
   };
 }

@@ -34,6 +34,7 @@ import { paymentRoutes } from './routes/payments';
 import { ORDER_ROUTES } from './routes/orders';
 import { NOTIFICATIONS_ROUTES } from './routes/notifications';
 import { DOWNLOAD_ROUTES } from './routes/fulfillment';
+import { cartServiceRoutes } from './routes/cart';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
 
@@ -51,6 +52,7 @@ const SHOP_ROUTES: RouteModule[] = [
   ...ORDER_ROUTES,
   ...NOTIFICATIONS_ROUTES,
   ...DOWNLOAD_ROUTES,
+  cartServiceRoutes,
 ];
 
 // Development-only fallback so `npm start` needs no setup; production must set SESSION_SECRET.

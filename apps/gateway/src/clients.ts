@@ -1,5 +1,5 @@
 import { bindClient, bindServices, openChannel, type Channel, type PackageClients, type PromiseClient } from '@storefront/grpc-client';
-import { health, type catalog, type customers, type fulfillment, type notifications, type orders, type payments } from '@storefront/proto';
+import { health, type cart, type catalog, type customers, type fulfillment, type notifications, type orders, type payments } from '@storefront/proto';
 import type { GatewayConfig } from './config';
 import { SERVICE_BINDINGS, type ServiceBinding } from './services';
 
@@ -8,6 +8,7 @@ export type CatalogClients = PackageClients<typeof catalog>;
 export type FulfillmentClients = PackageClients<typeof fulfillment>;
 export type PaymentsClients = PackageClients<typeof payments>;
 export type OrdersClients = PackageClients<typeof orders>;
+export type CartClients = PackageClients<typeof cart>;
 export type NotificationsClients = PackageClients<typeof notifications>;
 
 /**

@@ -1,4 +1,4 @@
-import { catalog, customers, fulfillment, notifications, orders, payments } from '@storefront/proto';
+import { cart, catalog, customers, fulfillment, notifications, orders, payments } from '@storefront/proto';
 
 /**
  * Every backing service the gateway calls: one entry per service (adding a
@@ -14,6 +14,7 @@ export const SERVICE_BINDINGS = [
   { name: 'fulfillment', address: 'FULFILLMENT_GRPC_ADDR', proto: fulfillment },
   { name: 'payments', address: 'PAYMENTS_GRPC_ADDR', proto: payments },
   { name: 'orders', address: 'ORDERS_GRPC_ADDR', proto: orders },
+  { name: 'cart', address: 'CART_GRPC_ADDR', proto: cart },
   { name: 'notifications', address: 'NOTIFICATIONS_GRPC_ADDR', proto: notifications },
 ] as const;
 

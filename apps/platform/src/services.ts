@@ -5,6 +5,7 @@ import { fulfillmentService } from '@storefront/fulfillment';
 import { paymentsService } from '@storefront/payments';
 import { ordersService } from '@storefront/orders';
 import { notificationsService } from '@storefront/notifications';
+import { cartService } from '@storefront/cart';
 
 /** A service of the platform and the gateway variable that carries its address. */
 export interface PlatformService {
@@ -20,5 +21,6 @@ export const PLATFORM_SERVICES: PlatformService[] = [
   { definition: fulfillmentService, addressVariable: 'FULFILLMENT_GRPC_ADDR' },
   { definition: paymentsService, addressVariable: 'PAYMENTS_GRPC_ADDR' },
   { definition: ordersService, addressVariable: 'ORDERS_GRPC_ADDR' },
+  { definition: cartService, addressVariable: 'CART_GRPC_ADDR' },
   { definition: notificationsService, addressVariable: 'NOTIFICATIONS_GRPC_ADDR' },
 ];

@@ -8,3 +8,4 @@ export * as fulfillment from './gen/index.shop.fulfillment.v1';
 export * as orders from './gen/index.shop.orders.v1';
 export * as payments from './gen/index.shop.payments.v1';
 export * as notifications from './gen/index.shop.notifications.v1';
+export * as cart from './gen/index.shop.cart.v1';

@@ -5,6 +5,7 @@
 
 /* eslint-disable */
 
+export * as cart from "./index.shop.cart";
 export * as catalog from "./index.shop.catalog";
 export * as common from "./index.shop.common";
 export * as customers from "./index.shop.customers";

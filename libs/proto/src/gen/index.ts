@@ -6,5 +6,5 @@
 /* eslint-disable */
 
 export * as grpc from "./index.grpc";
-export * as google from "./index.google";
 export * as shop from "./index.shop";
+export * as google from "./index.google";

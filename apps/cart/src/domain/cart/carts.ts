@@ -1,0 +1,139 @@
+import { invalidParams, notFound, unprocessable } from '@storefront/errors';
+import {
+  deleteLine,
+  deleteLines,
+  lockCart,
+  touchCart,
+  upsertLine,
+} from '../../persistence/carts.repository';
+import type { Actor } from '../actor';
+import type { CartDeps } from '../deps';
+import { CartPricer, refKey, type Lookups } from '../pricing/cart-pricer';
+import type { PricedLine, Snapshot } from '../pricing/snapshot';
+import { CartSessions, type SessionOutcome } from '../sessions/cart-sessions';
+import type { CartRecord } from './cart-record';
+import { itemKeyOf, ITEM_KEY } from './item-key';
+import { assertStock, MAX_QUANTITY, requirePurchasable } from './stock-rules';
+
+export interface CartResult {
+  snapshot: Snapshot;
+  session: SessionOutcome;
+}
+
+export interface AddItemInput {
+  priceId: number;
+  productId: number;
+  variationId: number;
+  quantity: number;
+  replaceCart: boolean;
+}
+
+/** The cart's lines: add, change, remove, clear; every answer carries the fresh snapshot. */
+export class Carts {
+  constructor(
+    private readonly deps: CartDeps,
+    private readonly sessions: CartSessions,
+    private readonly pricer: CartPricer,
+  ) {}
+
+  async get(actor: Actor, token: string): Promise<CartResult> {
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    return { snapshot: await this.pricer.price(cart, actor), session };
+  }
+
+  async add(actor: Actor, token: string, input: AddItemInput): Promise<CartResult & { item: PricedLine }> {
+    if (!(input.priceId >= 1)) throw invalidParams({ price_id: 'price_id must be at least 1.' });
+    if (!(input.quantity >= 1 && input.quantity <= MAX_QUANTITY)) {
+      throw invalidParams({ quantity: `quantity must be between 1 and ${MAX_QUANTITY}.` });
+    }
+    const { cart, session } = await this.sessions.resolve(actor, token, true);
+    const ref = { priceId: input.priceId, productId: input.productId, variationId: input.variationId };
+    const existing = input.replaceCart ? [] : cart.lines;
+    let lookups = await this.pricer.lookup([ref, ...existing]);
+    const p = requirePurchasable(lookups.get(refKey(ref)));
+    if (input.productId && input.productId !== p.productId) {
+      throw unprocessable('shop_cart_invalid_price', 'The price does not belong to this product.');
+    }
+    // The line is keyed by what the catalog resolved (variation 0 for simple products).
+    const key = itemKeyOf(p.priceId, p.variationId);
+    lookups = new Map(lookups).set(refKey(p), lookups.get(refKey(ref))!);
+    const already = existing.find((l) => l.itemKey === key)?.quantity ?? 0;
+    const quantity = already + input.quantity;
+    if (quantity > MAX_QUANTITY) throw invalidParams({ quantity: `A line holds at most ${MAX_QUANTITY} units.` });
+    assertStock(p, quantity);
+    const saved = await this.write(cart.id, async (em) => {
+      if (input.replaceCart) await deleteLines(em, cart.id);
+      await upsertLine(em, cart.id, { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity }, true);
+      return { bump: true };
+    });
+    const snapshot = await this.pricer.price(saved, actor, { lookups });
+    const item = snapshot.lines.find((l) => l.itemKey === key)!;
+    return { snapshot, session, item };
+  }
+
+  async update(actor: Actor, token: string, itemKey: string, quantity: number) {
+    if (!(quantity >= 0 && quantity <= MAX_QUANTITY)) throw invalidParams({ quantity: `quantity must be between 0 and ${MAX_QUANTITY}.` });
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    const line = this.requireLine(cart, itemKey);
+    let lookups: Lookups | undefined;
+    if (quantity > 0) {
+      lookups = await this.pricer.lookup(cart.lines);
+      assertStock(requirePurchasable(lookups.get(refKey(line))), quantity);
+    }
+    const saved = await this.write(cart.id, async (em) => {
+      if (quantity === 0) await deleteLine(em, cart.id, itemKey);
+      else await upsertLine(em, cart.id, { ...line, quantity }, false);
+      return { bump: true };
+    });
+    const snapshot = await this.pricer.price(saved, actor, { lookups });
+    const item = quantity === 0 ? undefined : snapshot.lines.find((l) => l.itemKey === itemKey);
+    const message = quantity === 0 ? 'Item removed from the cart.' : 'Cart item quantity updated.';
+    return { snapshot, session, item, productId: line.productId, priceId: line.priceId, message };
+  }
+
+  async remove(actor: Actor, token: string, itemKey: string) {
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    const line = this.requireLine(cart, itemKey);
+    // The line as it was, priced, for the response (one lookup serves both snapshots).
+    const before = await this.pricer.lookup(cart.lines);
+    const saved = await this.write(cart.id, async (em) => {
+      await deleteLine(em, cart.id, itemKey);
+      return { bump: true };
+    });
+    const [old, snapshot] = await Promise.all([
+      this.pricer.price({ ...cart, lines: [line], coupons: [] }, actor, { lookups: before }),
+      this.pricer.price(saved, actor, { lookups: before }),
+    ]);
+    return { snapshot, session, item: old.lines[0], productId: line.productId, priceId: line.priceId, message: 'Item removed from the cart.' };
+  }
+
+  async clear(actor: Actor, token: string): Promise<CartResult> {
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    if (!cart.id) return { snapshot: await this.pricer.price(cart, actor), session };
+    const saved = await this.write(cart.id, async (em) => {
+      await deleteLines(em, cart.id);
+      return { bump: true, coupons: [] };
+    });
+    return { snapshot: await this.pricer.price(saved, actor), session };
+  }
+
+  private requireLine(cart: CartRecord, itemKey: string) {
+    const line = ITEM_KEY.test(itemKey) ? cart.lines.find((l) => l.itemKey === itemKey) : undefined;
+    if (!line) throw notFound('shop_cart_item_not_found', 'No cart item with this key.');
+    return line;
+  }
+
+  /** One short transaction on the locked cart row (never a remote call inside). */
+  async write(
+    cartId: string,
+    change: (em: import('@mikro-orm/postgresql').EntityManager, cart: CartRecord) => Promise<{ bump?: boolean; coupons?: string[]; fields?: Record<string, string> }>,
+  ): Promise<CartRecord> {
+    return this.deps.db.em().transactional(async (em) => {
+      const locked = await lockCart(em, cartId);
+      if (!locked) throw notFound('shop_cart_not_found', 'The cart is gone; reload it.');
+      const touched = await change(em, locked);
+      await touchCart(em, cartId, this.deps.now(), touched);
+      return (await lockCart(em, cartId))!;
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import { fromMinor } from '@storefront/money';
+import { invalidParams } from '@storefront/errors';
+import type { Actor } from '../actor';
+import type { Carts } from '../cart/carts';
+import type { CartDeps } from '../deps';
+import type { GatewayInfo } from '../ports';
+import type { CartPricer } from '../pricing/cart-pricer';
+import { totalsKey, type Snapshot } from '../pricing/snapshot';
+import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
+import { checkoutFields, CONSENT_CHECKBOXES, fieldErrors, fieldShapeProblems, fieldValueProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
+
+export interface CheckoutStateView {
+  snapshot: Snapshot;
+  gateways: GatewayInfo[];
+  orderId: number;
+  fields: Record<string, string>;
+  definitions: FieldDefinition[];
+  branding: { logoUrl: string; storeName: string; siteUrl: string };
+  placeOrderLabel: string;
+  consents: (ConsentCheckbox & { checked: boolean })[];
+}
+
+/** Checkout state and field updates (REST GET /checkout/state, POST /checkout/update). */
+export class CheckoutStates {
+  constructor(
+    private readonly deps: CartDeps,
+    private readonly sessions: CartSessions,
+    private readonly pricer: CartPricer,
+    private readonly carts: Carts,
+  ) {}
+
+  async state(actor: Actor, token: string): Promise<{ state: CheckoutStateView; session: SessionOutcome }> {
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    const snapshot = await this.pricer.price(cart, actor);
+    const [gateways, settings] = await Promise.all([this.shownGateways(actor, snapshot), this.deps.settings.store()]);
+    return {
+      session,
+      state: {
+        snapshot,
+        gateways,
+        orderId: cart.draftOrderId,
+        fields: cart.fields,
+        definitions: checkoutFields(snapshot.needsShipping),
+        branding: { logoUrl: settings.logoUrl, storeName: settings.storeName, siteUrl: settings.siteUrl },
+        placeOrderLabel: settings.placeOrderLabel || 'Place order',
+        consents: CONSENT_CHECKBOXES.map((c) => ({ ...c, checked: truthy(cart.fields[c.id]) })),
+      },
+    };
+  }
+
+  /** Gateways for this cart (payments' errors, 503 included, propagate: placing needs an answer). */
+  async availableGateways(actor: Actor, snapshot: Snapshot): Promise<GatewayInfo[]> {
+    if (!this.deps.payments) return [];
+    return this.deps.payments.availableGateways(
+      {
+        amount: fromMinor(snapshot.totals.total, snapshot.decimals),
+        currency: snapshot.currency,
+        hasSubscription: snapshot.hasSubscription,
+        customerId: actor.userId,
+      },
+      actor,
+    );
+  }
+
+  /** Gateways the checkout page shows; none while payments is not configured or cannot answer. */
+  async shownGateways(actor: Actor, snapshot: Snapshot): Promise<GatewayInfo[]> {
+    if (!this.deps.payments) return [];
+    try {
+      return await this.deps.payments.availableGateways(
+        {
+          amount: fromMinor(snapshot.totals.total, snapshot.decimals),
+          currency: snapshot.currency,
+          hasSubscription: snapshot.hasSubscription,
+          customerId: actor.userId,
+        },
+        actor,
+      );
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'payments did not list gateways; checkout shows none');
+      return [];
+    }
+  }
+
+  async update(actor: Actor, token: string, pushed: Record<string, string>) {
+    const shape = fieldShapeProblems(pushed);
+    if (Object.keys(shape).length) throw invalidParams(shape);
+    const values = fieldValueProblems(pushed, Object.keys(pushed));
+    if (Object.keys(values).length) throw fieldErrors(values);
+    const { cart, session } = await this.sessions.resolve(actor, token, true);
+    const lookups = await this.pricer.lookup(cart.lines);
+    const before = await this.pricer.price(cart, actor, { lookups });
+    const fields = { ...cart.fields };
+    for (const [k, v] of Object.entries(pushed)) {
+      if (v === '') delete fields[k];
+      else fields[k] = v;
+    }
+    const saved = await this.carts.write(cart.id, async () => ({ fields }));
+    const snapshot = await this.pricer.price(saved, actor, { lookups });
+    return { refresh: totalsKey(before) !== totalsKey(snapshot), snapshot, session, fields: saved.fields };
+  }
+}

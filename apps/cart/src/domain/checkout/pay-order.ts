@@ -1,0 +1,153 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { conflict, invalidParams, unprocessable } from '@storefront/errors';
+import { fromMinor } from '@storefront/money';
+import { insertCheckout, touchCheckoutCart } from '../../persistence/checkouts.repository';
+import type { Actor } from '../actor';
+import type { CartDeps } from '../deps';
+import type { OrderView } from '../ports';
+import type { CartPricer } from '../pricing/cart-pricer';
+import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
+import type { Carts } from '../cart/carts';
+import type { CheckoutRecord, PaymentResultView } from './checkout-record';
+import type { CheckoutStates } from './checkout-state';
+import { orderPlan } from './order-plan';
+import { requireCheckoutServices, unwrap, type PlaceOrder } from './place-order';
+import type { CheckoutSaga } from './saga';
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const PAYABLE = new Set(['pending_payment', 'failed', 'on_hold', 'checkout_draft']);
+
+/**
+ * POST /checkout/pay-order (authorization by orders: owner, pay_for_order or
+ * order_key, else 404; the gateway re-checked against the order) and
+ * POST /checkout/payment-intent/<gateway_id> (spec 4.2 rules 4 and 5).
+ */
+export class OrderPayments {
+  constructor(
+    private readonly deps: CartDeps,
+    private readonly sessions: CartSessions,
+    private readonly pricer: CartPricer,
+    private readonly carts: Carts,
+    private readonly states: CheckoutStates,
+    private readonly place: PlaceOrder,
+    private readonly saga: CheckoutSaga,
+  ) {}
+
+  private async payableOrder(actor: Actor, orderId: number, orderKey: string): Promise<OrderView> {
+    requireCheckoutServices(this.deps);
+    if (!(orderId >= 1)) throw invalidParams({ order_id: 'order_id must be a positive integer.' });
+    const order = await this.deps.orders!.getOrderForPayment(orderId, orderKey, actor);
+    return order;
+  }
+
+  private async requireGateway(actor: Actor, order: OrderView, gatewayId: string) {
+    const gateways = await this.deps.payments!.availableGateways(
+      { amount: order.total, currency: order.currency, hasSubscription: order.hasSubscription, customerId: order.customerId },
+      actor,
+    );
+    const gateway = gateways.find((g) => g.id === gatewayId);
+    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${gatewayId}" cannot pay this order.`);
+    return gateway;
+  }
+
+  async payOrder(
+    actor: Actor,
+    input: { orderId: number; orderKey: string; paymentMethod: string; payloadJson: string; requestHash: string },
+  ): Promise<{ result: PaymentResultView; replayed: boolean }> {
+    if (!input.paymentMethod) throw invalidParams({ payment_method: 'payment_method is required.' });
+    const order = await this.payableOrder(actor, input.orderId, input.orderKey);
+    const owner = actor.userId ? `u${actor.userId}` : `o${order.id}`;
+    const key = actor.idempotencyKey ? sha(`pay|key|${owner}|${actor.idempotencyKey}`) : undefined;
+    if (key) {
+      const previous = await this.place.previous(key, input.requestHash);
+      if (previous) return { result: await this.place.replay(previous), replayed: true };
+    }
+    if (order.paidStatus === 'paid' || !PAYABLE.has(order.status)) {
+      throw conflict('shop_order_already_paid', `Order ${order.id} is ${order.status} and cannot be paid.`);
+    }
+    const gateway = await this.requireGateway(actor, order, input.paymentMethod);
+    const settings = await this.deps.settings.store();
+    const checkout: CheckoutRecord = {
+      id: randomUUID(),
+      checkoutKey: key ?? sha(`pay|once|${randomUUID()}`),
+      kind: 'pay',
+      cartId: null,
+      cartRevision: 0,
+      customerId: actor.userId,
+      requestHash: input.requestHash,
+      status: 'open',
+      step: 'pay',
+      paymentMethod: gateway.id,
+      orderId: order.id,
+      orderKey: order.orderKey,
+      plan: {
+        amount: order.total,
+        currency: order.currency,
+        email: order.billingEmail,
+        customerId: order.customerId,
+        gatewayTitle: gateway.title,
+        hasSubscription: order.hasSubscription,
+        stockLines: [],
+        couponCodes: [],
+        checkoutUrl: settings.pages.checkout,
+        returnUrl: '',
+        clientIp: actor.clientIp ?? '',
+      },
+      outcome: null,
+      createdAt: this.deps.now(),
+    };
+    const now = this.deps.now();
+    const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
+    const inserted = await this.deps.db.em().transactional((em) => insertCheckout(em, checkout, lease, now));
+    if (!inserted) {
+      const twin = await this.place.previous(checkout.checkoutKey, input.requestHash);
+      return { result: await this.place.replay(twin!), replayed: true };
+    }
+    return { result: unwrap(await this.saga.payExisting(checkout, actor, input.payloadJson)), replayed: false };
+  }
+
+  async intent(
+    actor: Actor,
+    token: string,
+    input: { gatewayId: string; orderId: number; orderKey: string; fields: Record<string, string> },
+  ): Promise<{ clientSecret: string; intentId: string; redirectUrl: string; requiresAction: boolean; orderId: number; session: SessionOutcome }> {
+    requireCheckoutServices(this.deps);
+    if (input.orderId) {
+      // The order's totals are authoritative; no cart sync.
+      const order = await this.payableOrder(actor, input.orderId, input.orderKey);
+      const intent = await this.deps.payments!.createIntent(
+        { gatewayId: input.gatewayId, orderId: order.id, amount: order.total, currency: order.currency, customerId: order.customerId, returnUrl: '' },
+        actor,
+      );
+      return { ...intent, orderId: order.id, session: { token: '', clear: false } };
+    }
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
+    const saved = Object.keys(input.fields).length
+      ? await this.carts.write(cart.id, async (_em, locked) => ({ fields: { ...locked.fields, ...input.fields } }))
+      : cart;
+    const snapshot = await this.pricer.price(saved, actor);
+    const gateways = await this.states.availableGateways(actor, snapshot);
+    const gateway = gateways.find((g) => g.id === input.gatewayId);
+    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.gatewayId}" is not an available payment method.`);
+    if (!gateway.supportsIntents) throw unprocessable('shop_checkout_intent_unsupported', `"${gateway.id}" does not support payment intents.`);
+    // The cart is snapshotted onto a draft order (one per cart revision; promoted when placed).
+    const plan = orderPlan({
+      snapshot,
+      fields: saved.fields,
+      actor,
+      checkoutKey: sha(`draft|${saved.id}|${saved.revision}|${fromMinor(snapshot.totals.total, snapshot.decimals)}`),
+      paymentMethod: gateway.id,
+      gatewayTitle: gateway.title,
+      draftOrderId: saved.draftOrderId,
+      status: 'checkout_draft',
+    });
+    const draft = await this.deps.orders!.createOrder(plan.order!, actor);
+    if (draft.id !== saved.draftOrderId) await this.deps.db.em().transactional((em) => touchCheckoutCart(em, saved.id, draft.id, this.deps.now()));
+    const intent = await this.deps.payments!.createIntent(
+      { gatewayId: gateway.id, orderId: draft.id, amount: plan.amount, currency: plan.currency, customerId: actor.userId, returnUrl: '' },
+      actor,
+    );
+    return { ...intent, orderId: draft.id, session };
+  }
+}

@@ -1,0 +1,154 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { DomainError, invalidParams, unprocessable } from '@storefront/errors';
+import { findCheckoutByKey, insertCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
+import type { Actor } from '../actor';
+import { assertStock } from '../cart/stock-rules';
+import type { CartDeps } from '../deps';
+import type { CartPricer } from '../pricing/cart-pricer';
+import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
+import type { CheckoutStates } from './checkout-state';
+import type { CheckoutRecord, PaymentResultView } from './checkout-record';
+import { fieldErrors, fieldShapeProblems, requiredProblems } from './fields';
+import { orderPlan } from './order-plan';
+import type { CheckoutSaga, SagaResult } from './saga';
+
+const DAY_MS = 24 * 3600 * 1000;
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface PlaceInput {
+  fields: Record<string, string>;
+  paymentMethod: string;
+  payloadJson: string;
+  requestHash: string;
+}
+
+export interface PlaceOutcome {
+  result: PaymentResultView;
+  replayed: boolean;
+  session: SessionOutcome;
+}
+
+export function requireCheckoutServices(deps: CartDeps) {
+  if (!deps.payments || !deps.orders) {
+    throw new DomainError('shop_service_unavailable', 503, 'Checkout is not available: payments or orders is not configured.', {});
+  }
+}
+
+/** A stored saga result as the caller sees it: the result, or the first error again. */
+export function unwrap(outcome: SagaResult | null | undefined): PaymentResultView {
+  if (outcome && 'error' in outcome && outcome.error) {
+    const e = outcome.error;
+    throw new DomainError(e.code, e.status, e.message, e.data);
+  }
+  if (!outcome || !('result' in outcome)) throw new DomainError('shop_checkout_in_progress', 409, 'This checkout is still being processed; retry shortly.');
+  return outcome.result;
+}
+
+/**
+ * POST /checkout/place: validates, recalculates against the submitted address,
+ * and runs the saga once per checkout key. The key is the caller's
+ * Idempotency-Key (scoped to the caller), or derived from the cart, its
+ * revision and the request, so a double submit or a second tab makes one order.
+ */
+export class PlaceOrder {
+  constructor(
+    private readonly deps: CartDeps,
+    private readonly sessions: CartSessions,
+    private readonly pricer: CartPricer,
+    private readonly states: CheckoutStates,
+    private readonly saga: CheckoutSaga,
+  ) {}
+
+  async place(actor: Actor, token: string, input: PlaceInput): Promise<PlaceOutcome> {
+    const shape = fieldShapeProblems(input.fields);
+    if (Object.keys(shape).length) throw invalidParams(shape);
+    if (!input.paymentMethod || input.paymentMethod.length > 64) throw invalidParams({ payment_method: 'payment_method is required.' });
+    requireCheckoutServices(this.deps);
+    const { cart, session } = await this.sessions.resolve(actor, token, false);
+    const owner = actor.userId ? `u${actor.userId}` : `c${cart.id || token}`;
+    const key = actor.idempotencyKey
+      ? sha(`place|key|${owner}|${actor.idempotencyKey}`)
+      : sha(`place|auto|${cart.id}|${cart.revision}|${input.requestHash}`);
+    const previous = await this.previous(key, input.requestHash);
+    if (previous) return { result: await this.replay(previous), replayed: true, session };
+
+    if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
+    const fields = { ...cart.fields, ...input.fields };
+    const lookups = await this.pricer.lookup(cart.lines);
+    const snapshot = await this.pricer.price(cart, actor, { lookups, fields });
+    if (snapshot.lines.length !== cart.lines.length) {
+      throw unprocessable('shop_cart_invalid_price', 'Some items in your cart are no longer available; review your cart.');
+    }
+    if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
+      throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
+    }
+    const problems = requiredProblems(fields, snapshot.needsShipping);
+    if (Object.keys(problems).length) throw fieldErrors(problems);
+    for (const l of snapshot.lines) assertStock(l, l.quantity);
+    const gateways = await this.states.availableGateways(actor, snapshot);
+    const gateway = gateways.find((g) => g.id === input.paymentMethod);
+    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
+
+    const plan = orderPlan({
+      snapshot,
+      fields,
+      actor,
+      checkoutKey: key,
+      paymentMethod: gateway.id,
+      gatewayTitle: gateway.title,
+      draftOrderId: cart.draftOrderId,
+      status: 'pending_payment',
+    });
+    const checkout: CheckoutRecord = {
+      id: randomUUID(),
+      checkoutKey: key,
+      kind: 'place',
+      cartId: cart.id,
+      cartRevision: cart.revision,
+      customerId: actor.userId,
+      requestHash: input.requestHash,
+      status: 'open',
+      step: 'reserve',
+      paymentMethod: gateway.id,
+      orderId: 0,
+      orderKey: '',
+      plan,
+      outcome: null,
+      createdAt: this.deps.now(),
+    };
+    const now = this.deps.now();
+    const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
+    const inserted = await this.deps.db.em().transactional((em) => insertCheckout(em, checkout, lease, now));
+    if (!inserted) {
+      const twin = await this.previous(key, input.requestHash);
+      return { result: await this.replay(twin!), replayed: true, session };
+    }
+    return { result: unwrap(await this.saga.run(checkout, actor, input.payloadJson)), replayed: false, session };
+  }
+
+  /** The earlier checkout of this key within 24 h (422 when the body differs); older keys are retired. */
+  async previous(key: string, requestHash: string): Promise<CheckoutRecord | null> {
+    const em = this.deps.db.em();
+    const found = await findCheckoutByKey(em, key);
+    if (!found) return null;
+    if (this.deps.now().getTime() - found.createdAt.getTime() > DAY_MS && found.status !== 'open') {
+      await retireCheckoutKey(em, found.id);
+      return null;
+    }
+    if (found.requestHash !== requestHash) {
+      throw unprocessable('shop_idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+    }
+    return found;
+  }
+
+  /** The first result of a checkout key; waits (bounded) while a twin request is still running it. */
+  async replay(c: CheckoutRecord): Promise<PaymentResultView> {
+    let current: CheckoutRecord | null = c;
+    const deadline = Date.now() + 30_000;
+    while (current && current.status === 'open' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      current = await findCheckoutByKey(this.deps.db.em(), c.checkoutKey);
+    }
+    return unwrap(current?.outcome as SagaResult | null);
+  }
+}

@@ -1,0 +1,230 @@
+import { DomainError } from '@storefront/errors';
+import { clearPlacedCart, touchCart } from '../../persistence/carts.repository';
+import { finishCheckout, recordStep } from '../../persistence/checkouts.repository';
+import type { Actor } from '../actor';
+import type { CartDeps } from '../deps';
+import type { PaymentOutcome } from '../ports';
+import type { CheckoutPlan, CheckoutRecord, PaymentResultView, StoredError } from './checkout-record';
+
+export type SagaResult = { result: PaymentResultView } | { error: StoredError };
+
+const storedError = (err: DomainError): StoredError => ({ code: err.code, status: err.status, message: err.message, data: err.data ?? {} });
+
+/**
+ * The place-order saga (architecture.md "Place order"): reserve stock ->
+ * redeem coupons -> create the order -> run the gateway -> record the result ->
+ * commit, or compensate (release stock and coupons, order failed). Each step
+ * is written to the saga log before it runs; no step runs inside a
+ * transaction. `resume` continues a saga from its last logged step (recovery).
+ */
+export class CheckoutSaga {
+  constructor(private readonly deps: CartDeps) {}
+
+  private async step(c: CheckoutRecord, step: string, changes: Parameters<typeof recordStep>[4] = {}) {
+    c.step = step;
+    await this.deps.db.em().transactional((em) => recordStep(em, c.id, step, this.deps.now(), changes));
+  }
+
+  private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
+    const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
+    await this.deps.db.em().transactional(async (em) => {
+      await finishCheckout(em, c.id, status, outcome as Record<string, unknown>, this.deps.now());
+      if (!c.cartId) return;
+      if (cartChange === 'clear') await clearPlacedCart(em, c.cartId, c.cartRevision, this.deps.now());
+      // A failed attempt gets a new revision: the customer's retry is a new checkout, not a replay.
+      if (cartChange === 'bump') await touchCart(em, c.cartId, this.deps.now(), { bump: true });
+    });
+    c.status = status;
+    c.outcome = outcome;
+    return outcome;
+  }
+
+  /** Runs a fresh saga (payload: the REST payment_payload; never stored). */
+  async run(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+    const plan = c.plan;
+    const { catalog, orders } = this.deps;
+    try {
+      if (plan.stockLines.length) {
+        await catalog.reserveStock(c.id, plan.stockLines, this.deps.config.CHECKOUT_RESERVATION_TTL_SECONDS);
+      }
+    } catch (err) {
+      if (DomainError.is(err) && err.status < 500) {
+        const e = err.code === 'shop_stock_insufficient'
+          ? new DomainError('shop_cart_insufficient_stock', 422, err.message, err.data)
+          : err;
+        return this.finish(c, { error: storedError(e) }, 'bump');
+      }
+      return this.compensateAndFail(c, actor, err);
+    }
+    await this.step(c, 'redeem', { plan: { ...plan, reserved: true } });
+    plan.reserved = true;
+    if (plan.couponCodes.length) {
+      try {
+        await catalog.redeemCoupons({ key: c.checkoutKey, orderId: 0, customerId: plan.customerId, email: plan.email, codes: plan.couponCodes });
+        plan.couponsRedeemed = true;
+      } catch (err) {
+        if (DomainError.is(err) && err.status === 501) {
+          this.deps.logger.warn('catalog cannot redeem coupons yet; usage limits were checked at apply only');
+        } else return this.compensateAndFail(c, actor, err);
+      }
+    }
+    await this.step(c, 'create_order', { plan });
+    try {
+      const order = await orders!.createOrder({ ...plan.order!, reservationId: plan.stockLines.length ? c.id : '' }, actor);
+      c.orderId = order.id;
+      c.orderKey = order.orderKey;
+    } catch (err) {
+      return this.compensateAndFail(c, actor, err);
+    }
+    await this.step(c, 'pay', { orderId: c.orderId, orderKey: c.orderKey });
+    return this.pay(c, actor, payloadJson);
+  }
+
+  /** pay-order: the order exists; only the gateway and its result remain. */
+  payExisting(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+    return this.pay(c, actor, payloadJson);
+  }
+
+  private async pay(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+    const plan = c.plan;
+    let payment: PaymentOutcome;
+    try {
+      payment = await this.deps.payments!.processPayment(
+        {
+          orderId: c.orderId,
+          orderKey: c.orderKey,
+          gatewayId: c.paymentMethod,
+          amount: plan.amount,
+          currency: plan.currency,
+          customerId: plan.customerId,
+          payloadJson,
+          idempotencyKey: c.checkoutKey,
+          clientIp: plan.clientIp,
+          returnUrl: plan.returnUrl,
+          hasSubscription: plan.hasSubscription,
+        },
+        actor,
+      );
+    } catch (err) {
+      return this.compensateAndFail(c, actor, err);
+    }
+    plan.payment = {
+      outcome: payment.outcome,
+      transactionId: payment.transactionId,
+      redirectUrl: payment.redirectUrl,
+      intentId: payment.intentId,
+      clientSecret: payment.clientSecret,
+      message: payment.message || payment.declineReason,
+      gatewayTitle: payment.gatewayTitle,
+    };
+    await this.step(c, 'record', { plan });
+    return this.record(c, actor);
+  }
+
+  private async record(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
+    const plan = c.plan;
+    const p = plan.payment!;
+    const failed = p.outcome === 'declined' || p.outcome === 'failed';
+    const outcome = failed ? 'failed' : p.outcome;
+    const order = await this.deps.orders!.recordPaymentResult(
+      {
+        orderId: c.orderId,
+        outcome,
+        transactionId: p.transactionId,
+        paymentMethod: c.paymentMethod,
+        paymentMethodTitle: p.gatewayTitle || plan.gatewayTitle,
+        message: p.message,
+      },
+      actor,
+    );
+    if (failed) {
+      await this.step(c, 'compensate');
+      await this.compensate(c);
+      const message = p.message || 'The payment was declined.';
+      return this.finish(c, { error: { code: 'shop_payment_declined', status: 402, message, data: { order_id: c.orderId, outcome: p.outcome } } }, 'bump');
+    }
+    const view: PaymentResultView = {
+      result: 'success',
+      redirect: p.outcome === 'requires_action' && p.redirectUrl ? p.redirectUrl : orderReceivedUrl(plan, c),
+      orderId: c.orderId,
+      orderKey: c.orderKey,
+      outcome: p.outcome,
+      status: order.status,
+      paidStatus: order.paidStatus,
+      requiresAction: p.outcome === 'requires_action',
+      intentId: p.intentId,
+      clientSecret: p.clientSecret,
+      transactionId: p.transactionId,
+      message: p.message,
+      paymentMethod: c.paymentMethod,
+      total: plan.amount,
+      currency: plan.currency,
+    };
+    if (p.outcome === 'requires_action') return this.finish(c, { result: view }, 'none');
+    await this.step(c, 'commit');
+    if (plan.reserved && plan.stockLines.length) await this.deps.catalog.commitReservation(c.id);
+    return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
+  }
+
+  /** Gives back what the saga took: stock, coupon uses; the order (if any) is marked failed. */
+  private async compensate(c: CheckoutRecord): Promise<void> {
+    const plan = c.plan;
+    const quiet = (p: Promise<unknown>, what: string) =>
+      p.catch((err: unknown) => {
+        // 404/409: nothing to give back (never reserved, or already settled).
+        if (!(DomainError.is(err) && [404, 409, 501].includes(err.status))) throw err;
+        this.deps.logger.debug({ err, what, checkout: c.id }, 'compensation step had nothing to do');
+      });
+    if (plan.stockLines.length) await quiet(this.deps.catalog.releaseReservation(c.id, 'released'), 'release stock');
+    if (plan.couponCodes.length) await quiet(this.deps.catalog.releaseCoupons(c.checkoutKey), 'release coupons');
+  }
+
+  private async compensateAndFail(c: CheckoutRecord, actor: Actor, err: unknown): Promise<SagaResult> {
+    if (!DomainError.is(err)) this.deps.logger.error({ err, checkout: c.id, step: c.step }, 'checkout step failed');
+    await this.step(c, 'compensate', { note: DomainError.is(err) ? err.code : 'internal' });
+    await this.compensate(c);
+    if (c.orderId && this.deps.orders) {
+      await this.deps.orders
+        .recordPaymentResult(
+          { orderId: c.orderId, outcome: 'failed', transactionId: '', paymentMethod: c.paymentMethod, paymentMethodTitle: c.plan.gatewayTitle, message: 'Checkout failed.' },
+          actor,
+        )
+        .catch((e: unknown) => this.deps.logger.warn({ err: e, order: c.orderId }, 'could not mark the order failed; recovery retries'));
+    }
+    const e = DomainError.is(err) ? err : new DomainError('shop_internal_error', 500, 'Internal server error.');
+    return this.finish(c, { error: storedError(e) }, 'bump');
+  }
+
+  /** Recovery: finishes or compensates a saga whose request died, from its last logged step. */
+  async resume(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
+    switch (c.step) {
+      case 'reserve':
+      case 'redeem':
+        return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
+      case 'create_order': {
+        // The order may or may not exist: creating it again is idempotent by the checkout key, then it is failed.
+        if (this.deps.orders) {
+          const order = await this.deps.orders.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
+          c.orderId = order.id;
+          c.orderKey = order.orderKey;
+        }
+        return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
+      }
+      case 'pay':
+        // Same idempotency key: payments replays the first outcome, or runs the gateway without a payload.
+        return this.pay(c, actor, '');
+      case 'record':
+      case 'commit':
+        return this.record(c, actor);
+      default:
+        await this.step(c, 'compensate');
+        await this.compensate(c);
+        return this.finish(c, { error: { code: 'shop_checkout_interrupted', status: 503, message: 'The checkout was interrupted; please try again.', data: {} } }, 'bump');
+    }
+  }
+}
+
+function orderReceivedUrl(plan: CheckoutPlan, c: CheckoutRecord): string {
+  const base = plan.checkoutUrl.endsWith('/') ? plan.checkoutUrl : `${plan.checkoutUrl}/`;
+  return `${base}order-received/${c.orderId}/?key=${encodeURIComponent(c.orderKey)}`;
+}

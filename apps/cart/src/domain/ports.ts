@@ -1,0 +1,241 @@
+import type { Actor } from './actor';
+
+/** What the cart needs of other services; grpc/ implements these over gRPC. */
+
+export interface StockInfo {
+  manageStock: boolean;
+  stockQuantity: number | null;
+  stockStatus: string;
+  backordersAllowed: boolean;
+}
+
+export interface Purchasable {
+  productId: number;
+  priceId: number;
+  variationId: number;
+  name: string;
+  image: string;
+  unitAmount: string;
+  currency: string;
+  priceType: string;
+  shippingRequired: boolean;
+  downloadable: boolean;
+  sku: string;
+  stock: StockInfo;
+}
+
+export interface LineFailure {
+  code: string;
+  status: number;
+  message: string;
+}
+
+export type LookupResult = { purchasable: Purchasable } | { error: LineFailure };
+
+export interface PurchasableRef {
+  priceId: number;
+  productId: number;
+  variationId: number;
+}
+
+export interface CouponRecord {
+  id: number;
+  code: string;
+  discountType: string;
+  amount: string;
+  usageLimit?: number;
+  usageLimitPerUser?: number;
+  usageCount: number;
+  allowedProductIds: number[];
+  allowedPriceIds: number[];
+  allowedCustomerIds: number[];
+  excludedProductIds: number[];
+  minimumAmount?: string;
+  maximumAmount?: string;
+  expiryDate?: string;
+  individualUse: boolean;
+  freeShipping: boolean;
+}
+
+export interface StockLine {
+  productId: number;
+  variationId: number;
+  quantity: number;
+}
+
+export interface CatalogPort {
+  purchasables(refs: PurchasableRef[]): Promise<LookupResult[]>;
+  findCoupon(code: string): Promise<CouponRecord | undefined>;
+  reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
+  commitReservation(reservationId: string): Promise<void>;
+  releaseReservation(reservationId: string, reason: string): Promise<void>;
+  redeemCoupons(input: { key: string; orderId: number; customerId: number; email: string; codes: string[] }): Promise<void>;
+  releaseCoupons(key: string): Promise<void>;
+}
+
+export interface QuoteInput {
+  destination: { country: string; state: string; postcode: string; city: string };
+  lines: { key: string; amount: string; quantity: number; shippingRequired: boolean }[];
+  couponFreeShipping: boolean;
+  pricesIncludeTax: boolean;
+  chosenRateId: string;
+}
+
+export interface QuoteRate {
+  id: string;
+  methodId: string;
+  instanceId: number;
+  label: string;
+  cost: string;
+  tax: string;
+}
+
+export interface QuoteResult {
+  needsShipping: boolean;
+  rates: QuoteRate[];
+  chosenRateId: string;
+  lineTaxes: Map<string, string>;
+  taxLines: { rateId: number; label: string; compound: boolean; rate: string; taxTotal: string; shippingTaxTotal: string }[];
+  totals: { itemsTotal: string; itemsTax: string; shippingTotal: string; shippingTax: string; taxTotal: string; total: string };
+}
+
+export interface QuotePort {
+  quote(input: QuoteInput): Promise<QuoteResult>;
+}
+
+export interface StoreSettingsView {
+  currency: string;
+  pricesIncludeTax: boolean;
+  siteUrl: string;
+  storeName: string;
+  logoUrl: string;
+  currencySymbol: string;
+  priceDecimals: number;
+  placeOrderLabel: string;
+  pages: { cart: string; checkout: string; shop: string; terms: string };
+}
+
+export interface SettingsPort {
+  store(): Promise<StoreSettingsView>;
+}
+
+export interface GatewayInfo {
+  id: string;
+  title: string;
+  description: string;
+  publishableKey: string;
+  hasFields: boolean;
+  supportsIntents: boolean;
+  icon: string;
+}
+
+export interface PaymentOutcome {
+  outcome: string;
+  transactionId: string;
+  redirectUrl: string;
+  intentId: string;
+  clientSecret: string;
+  declineReason: string;
+  message: string;
+  gatewayTitle: string;
+}
+
+export interface PaymentsPort {
+  availableGateways(input: { amount: string; currency: string; hasSubscription: boolean; customerId: number }, actor: Actor): Promise<GatewayInfo[]>;
+  processPayment(
+    input: {
+      orderId: number;
+      orderKey: string;
+      gatewayId: string;
+      amount: string;
+      currency: string;
+      customerId: number;
+      payloadJson: string;
+      idempotencyKey: string;
+      clientIp: string;
+      returnUrl: string;
+      hasSubscription: boolean;
+    },
+    actor: Actor,
+  ): Promise<PaymentOutcome>;
+  createIntent(
+    input: { gatewayId: string; orderId: number; amount: string; currency: string; customerId: number; returnUrl: string },
+    actor: Actor,
+  ): Promise<{ clientSecret: string; intentId: string; redirectUrl: string; requiresAction: boolean }>;
+}
+
+export interface Address {
+  first_name: string;
+  last_name: string;
+  company: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  email: string;
+  phone: string;
+}
+
+export interface NewOrder {
+  checkoutKey: string;
+  draftOrderId: number;
+  status: 'pending_payment' | 'checkout_draft';
+  customerId: number;
+  currency: string;
+  billing: Address;
+  shipping: Address;
+  customerNote: string;
+  paymentMethod: string;
+  paymentMethodTitle: string;
+  reservationId: string;
+  couponCodes: string[];
+  lineItems: {
+    productId: number;
+    priceId: number;
+    variationId: number;
+    name: string;
+    quantity: number;
+    price: string;
+    subtotal: string;
+    discount: string;
+    tax: string;
+    total: string;
+    downloadable: boolean;
+    shippingRequired: boolean;
+    sku: string;
+  }[];
+  shippingLines: { methodId: string; instanceId: number; rateId: string; label: string; total: string; totalTax: string }[];
+  couponLines: { code: string; discount: string }[];
+  taxLines: { rateId: number; label: string; compound: boolean; rate: string; taxTotal: string; shippingTaxTotal: string }[];
+  subtotal: string;
+  discountTotal: string;
+  shippingTotal: string;
+  totalTax: string;
+  total: string;
+}
+
+export interface OrderView {
+  id: number;
+  status: string;
+  paidStatus: string;
+  orderKey: string;
+  currency: string;
+  customerId: number;
+  total: string;
+  paymentMethod: string;
+  needsPayment: boolean;
+  reservationId: string;
+  hasSubscription: boolean;
+  billingEmail: string;
+}
+
+export interface OrdersPort {
+  createOrder(order: NewOrder, actor: Actor): Promise<OrderView>;
+  recordPaymentResult(
+    input: { orderId: number; outcome: string; transactionId: string; paymentMethod: string; paymentMethodTitle: string; message: string },
+    actor: Actor,
+  ): Promise<OrderView>;
+  getOrderForPayment(orderId: number, orderKey: string, actor: Actor): Promise<OrderView>;
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  assignCartToCustomer,
+  deleteCart,
+  findCartByCustomerForUpdate,
+  findCartByTokenForUpdate,
+  insertCart,
+  readCartByCustomer,
+  readCartByToken,
+  touchCart,
+  upsertLine,
+} from '../../persistence/carts.repository';
+import type { Actor } from '../actor';
+import { emptyCart, type CartRecord } from '../cart/cart-record';
+import type { CartDeps } from '../deps';
+import { isToken, newToken, tokenHash } from './tokens';
+
+/** What the gateway does with the guest token after a call. */
+export interface SessionOutcome {
+  token: string;
+  clear: boolean;
+}
+
+export interface ResolvedCart {
+  /** The stored cart, or an empty unsaved one (id "") when nothing was stored yet. */
+  cart: CartRecord;
+  session: SessionOutcome;
+}
+
+/**
+ * Finds the cart a request acts on. Guests: the cart of their token (a new
+ * token when they sent none or a malformed one; the row is written on the
+ * first change). Signed-in customers: their own cart; a guest token they still
+ * carry is merged into it here, lazily, on the first request after login
+ * (same price and variation: quantities add).
+ */
+export class CartSessions {
+  constructor(private readonly deps: CartDeps) {}
+
+  async resolve(actor: Actor, token: string, create: boolean): Promise<ResolvedCart> {
+    const guestToken = isToken(token) ? token : undefined;
+    if (actor.userId > 0) return this.customerCart(actor.userId, guestToken, create);
+    const session = { token: guestToken ?? newToken(), clear: false };
+    const hash = tokenHash(this.deps.tokenSecret, session.token);
+    const existing = guestToken ? await readCartByToken(this.deps.db.reader, hash) : null;
+    if (existing || !create) return { cart: existing ?? emptyCart(), session };
+    const cart = await this.deps.db.em().transactional(async (em) => {
+      await insertCart(em, { id: randomUUID(), tokenHash: hash, customerId: null }, this.deps.now());
+      return (await findCartByTokenForUpdate(em, hash))!;
+    });
+    return { cart, session };
+  }
+
+  private async customerCart(customerId: number, guestToken: string | undefined, create: boolean): Promise<ResolvedCart> {
+    const session = { token: '', clear: Boolean(guestToken) };
+    if (guestToken) {
+      const merged = await this.mergeGuestCart(customerId, tokenHash(this.deps.tokenSecret, guestToken), create);
+      if (merged) return { cart: merged, session };
+    }
+    const existing = await readCartByCustomer(this.deps.db.reader, customerId);
+    if (existing || !create) return { cart: existing ?? emptyCart(), session };
+    const cart = await this.deps.db.em().transactional(async (em) => {
+      await insertCart(em, { id: randomUUID(), tokenHash: null, customerId }, this.deps.now());
+      return (await findCartByCustomerForUpdate(em, customerId))!;
+    });
+    return { cart, session };
+  }
+
+  /** Moves a guest cart into the customer's; null when the token has no cart. */
+  private mergeGuestCart(customerId: number, hash: string, create: boolean): Promise<CartRecord | null> {
+    return this.deps.db.em().transactional(async (em) => {
+      const guest = await findCartByTokenForUpdate(em, hash);
+      if (!guest) return null;
+      const now = this.deps.now();
+      const own = await findCartByCustomerForUpdate(em, customerId);
+      if (!own) {
+        // The guest cart simply becomes the customer's.
+        await assignCartToCustomer(em, guest.id, customerId, now);
+        return { ...guest, customerId };
+      }
+      await this.mergeInto(em, own, guest, now);
+      await deleteCart(em, guest.id);
+      const merged = await findCartByCustomerForUpdate(em, customerId);
+      return merged ?? (create ? own : null);
+    });
+  }
+
+  private async mergeInto(em: EntityManager, own: CartRecord, guest: CartRecord, now: Date): Promise<void> {
+    for (const line of guest.lines) await upsertLine(em, own.id, line, true);
+    const coupons = [...own.coupons, ...guest.coupons.filter((c) => !own.coupons.includes(c))];
+    const fields = { ...guest.fields, ...own.fields };
+    await touchCart(em, own.id, now, { coupons, fields, bump: guest.lines.length > 0 });
+  }
+}

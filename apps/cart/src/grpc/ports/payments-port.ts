@@ -1,0 +1,55 @@
+import { bindClient, type Channel } from '@storefront/grpc-client';
+import { payments } from '@storefront/proto';
+import type { PaymentsPort } from '../../domain/ports';
+import { callerOf } from './service-caller';
+
+/** Payments over gRPC (PaymentService of the buying-path contract). */
+export function paymentsPort(channel: Channel): PaymentsPort {
+  const client = bindClient(channel, payments.PaymentServiceService);
+  return {
+    async availableGateways(input, actor) {
+      const { gateways } = await client.listAvailableGateways(input, callerOf(actor));
+      return gateways.map((g) => ({
+        id: g.id,
+        title: g.title,
+        description: g.description,
+        publishableKey: g.publishableKey,
+        hasFields: g.hasFields,
+        supportsIntents: g.supportsIntents,
+        icon: g.icon,
+      }));
+    },
+    async processPayment(input, actor) {
+      const r = await client.processPayment(
+        payments.ProcessPaymentRequest.fromPartial({
+          orderId: input.orderId,
+          orderKey: input.orderKey,
+          gatewayId: input.gatewayId,
+          amount: input.amount,
+          currency: input.currency,
+          customerId: input.customerId,
+          paymentPayloadJson: input.payloadJson,
+          idempotencyKey: input.idempotencyKey,
+          clientIp: input.clientIp,
+          returnUrl: input.returnUrl,
+          hasSubscription: input.hasSubscription,
+        }),
+        callerOf(actor),
+      );
+      return {
+        outcome: r.outcome,
+        transactionId: r.transactionId,
+        redirectUrl: r.redirectUrl,
+        intentId: r.intentId,
+        clientSecret: r.clientSecret,
+        declineReason: r.declineReason,
+        message: r.message,
+        gatewayTitle: r.gatewayTitle,
+      };
+    },
+    async createIntent(input, actor) {
+      const r = await client.createIntent(payments.CreateIntentRequest.fromPartial({ ...input, setup: false }), callerOf(actor));
+      return { clientSecret: r.clientSecret, intentId: r.intentId, redirectUrl: r.redirectUrl, requiresAction: r.requiresAction };
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { runService } from '@storefront/service-kit';
+import { cartService } from './service';
+
+runService(cartService);

@@ -1,0 +1,133 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from '../domain/checkout/checkout-record';
+
+const T = { checkouts: '"cart"."checkouts"', steps: '"cart"."checkout_steps"' };
+
+interface Row {
+  id: string;
+  checkout_key: string;
+  kind: string;
+  cart_id: string | null;
+  cart_revision: number;
+  customer_id: number;
+  request_hash: string;
+  status: string;
+  step: string;
+  payment_method: string;
+  order_id: number;
+  order_key: string;
+  plan: Record<string, unknown>;
+  outcome: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+function toRecord(r: Row | undefined): CheckoutRecord | null {
+  if (!r) return null;
+  return {
+    id: r.id,
+    checkoutKey: r.checkout_key,
+    kind: r.kind as CheckoutRecord['kind'],
+    cartId: r.cart_id,
+    cartRevision: r.cart_revision,
+    customerId: r.customer_id,
+    requestHash: r.request_hash,
+    status: r.status as CheckoutStatus,
+    step: r.step,
+    paymentMethod: r.payment_method,
+    orderId: r.order_id,
+    orderKey: r.order_key,
+    plan: r.plan as unknown as CheckoutPlan,
+    outcome: r.outcome as CheckoutRecord['outcome'],
+    createdAt: new Date(r.created_at),
+  };
+}
+
+export async function findCheckoutByKey(em: EntityManager, key: string): Promise<CheckoutRecord | null> {
+  return toRecord((await em.execute<Row[]>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
+}
+
+/** Inserts the saga row with its first log entry; false when the key exists (a twin request). */
+export async function insertCheckout(em: EntityManager, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
+  const rows = await em.execute(
+    `insert into ${T.checkouts} (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step,
+       payment_method, order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, null, ?, ?, ?) on conflict do nothing returning id`,
+    [c.id, c.checkoutKey, c.kind, c.cartId, c.cartRevision, c.customerId, c.requestHash, c.status, c.step, c.paymentMethod,
+      c.orderId, c.orderKey, JSON.stringify(c.plan), lockedUntil, now, now],
+  );
+  if (!rows.length) return false;
+  await appendStep(em, c.id, c.step, '', now);
+  return true;
+}
+
+async function appendStep(em: EntityManager, id: string, step: string, note: string, now: Date) {
+  await em.execute(
+    `insert into ${T.steps} (checkout_id, seq, step, note, at)
+     values (?, (select coalesce(max(seq), 0) + 1 from ${T.steps} where checkout_id = ?), ?, ?, ?)`,
+    [id, id, step, note.slice(0, 500), now],
+  );
+}
+
+/** Records the next step in the saga log before it runs (and whatever the saga learned so far). */
+export async function recordStep(
+  em: EntityManager,
+  id: string,
+  step: string,
+  now: Date,
+  changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string } = {},
+): Promise<void> {
+  await em.execute(
+    `update ${T.checkouts} set step = ?, updated_at = ?,
+       order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
+     where id = ?`,
+    [step, now, changes.orderId ?? null, changes.orderKey ?? null, changes.plan ? JSON.stringify(changes.plan) : null, id],
+  );
+  await appendStep(em, id, step, changes.note ?? '', now);
+}
+
+export async function finishCheckout(em: EntityManager, id: string, status: CheckoutStatus, outcome: Record<string, unknown>, now: Date) {
+  await em.execute(`update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ? where id = ?`, [
+    status,
+    JSON.stringify(outcome),
+    now,
+    id,
+  ]);
+  await appendStep(em, id, `done:${status}`, '', now);
+}
+
+/** Moves an expired idempotency key aside so the same key may start a new checkout. */
+export async function retireCheckoutKey(em: EntityManager, id: string): Promise<void> {
+  await em.execute(`update ${T.checkouts} set checkout_key = left(checkout_key, 27) || ':' || id where id = ?`, [id]);
+}
+
+/** Open sagas nobody holds (their request died), leased to this recovery run. */
+export async function leaseOpenCheckouts(em: EntityManager, now: Date, staleBefore: Date, leaseUntil: Date, limit: number) {
+  const rows = await em.execute<Row[]>(
+    `select * from ${T.checkouts} where status = 'open' and updated_at < ? and (locked_until is null or locked_until < ?)
+     order by updated_at limit ? for update skip locked`,
+    [staleBefore, now, limit],
+  );
+  if (rows.length) {
+    await em.execute(`update ${T.checkouts} set locked_until = ? where id in (?)`, [leaseUntil, rows.map((r) => r.id)]);
+  }
+  return rows.map((r) => toRecord(r)!);
+}
+
+export async function findCheckoutByOrder(em: EntityManager, orderId: number): Promise<CheckoutRecord | null> {
+  return toRecord((await em.execute<Row[]>(`select * from ${T.checkouts} where order_id = ? and kind = 'place' order by created_at desc limit 1`, [orderId]))[0]);
+}
+
+/** Remembers the draft order a cart was snapshotted onto (payment intents). */
+export async function touchCheckoutCart(em: EntityManager, cartId: string, draftOrderId: number, now: Date): Promise<void> {
+  await em.execute(`update "cart"."carts" set draft_order_id = ?, updated_at = ? where id = ?`, [draftOrderId, now, cartId]);
+}
+
+/** The place checkout of an order still waiting on its action step, marked succeeded; null otherwise. */
+export async function completeActionCheckout(em: EntityManager, orderId: number, now: Date) {
+  const rows = await em.execute<{ cart_id: string | null; cart_revision: number }[]>(
+    `update "cart"."checkouts" set status = 'succeeded', updated_at = ?
+     where order_id = ? and kind = 'place' and status = 'action' returning cart_id, cart_revision`,
+    [now, orderId],
+  );
+  return rows[0] ? { cartId: rows[0].cart_id, cartRevision: rows[0].cart_revision } : null;
+}

@@ -1,0 +1,67 @@
+import { CustomerEvents, OrderEvents } from '@storefront/domain-events';
+import { cart } from '@storefront/proto';
+import { ConfigError, defineService } from '@storefront/service-kit';
+import { CartConfigSchema } from './config';
+import { createCartDomain } from './domain';
+import { orderPaidConsumer } from './events/order-paid';
+import { cartHandlers } from './grpc/cart.handlers';
+import { checkoutHandlers } from './grpc/checkout.handlers';
+import { catalogPort } from './grpc/ports/catalog-port';
+import { ordersPort } from './grpc/ports/orders-port';
+import { paymentsPort } from './grpc/ports/payments-port';
+import { quotePort } from './grpc/ports/quote-port';
+import { CachedSettings } from './grpc/ports/settings-port';
+import { checkoutRecovery } from './jobs/checkout-recovery';
+import { guestCartSweep } from './jobs/guest-cart-sweep';
+import { entities } from './persistence/entities';
+import { migrations } from './persistence/migrations';
+
+// Development-only fallback; production must configure its own secret.
+const DEV_TOKEN_SECRET = 'storefront-development-cart-token-secret-not-for-production';
+
+/** Carts, coupons applied to them, checkout fields and the place-order saga. */
+export const cartService = defineService({
+  name: 'cart',
+  config: CartConfigSchema,
+  entities,
+  migrations,
+  setup(ctx) {
+    const { config, logger } = ctx;
+    if (config.NODE_ENV === 'production' && !config.CART_TOKEN_SECRET) {
+      throw new ConfigError(['CART_TOKEN_SECRET is required when NODE_ENV=production']);
+    }
+    const connect = (name: string, address: string | undefined) => (address ? ctx.connect(name, address) : undefined);
+    const settings = new CachedSettings(connect('customers', config.CUSTOMERS_GRPC_ADDR), config.SETTINGS_CACHE_TTL_MS);
+    const payments = connect('payments', config.PAYMENTS_GRPC_ADDR);
+    const orders = connect('orders', config.ORDERS_GRPC_ADDR);
+    const domain = createCartDomain({
+      db: ctx.db,
+      config,
+      logger,
+      tokenSecret: config.CART_TOKEN_SECRET ?? DEV_TOKEN_SECRET,
+      catalog: catalogPort(connect('catalog', config.CATALOG_GRPC_ADDR)),
+      quotes: quotePort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
+      settings,
+      payments: payments && paymentsPort(payments),
+      orders: orders && ordersPort(orders),
+      now: () => new Date(),
+    });
+    ctx.addGrpcService(cart.CartServiceService, cartHandlers(domain));
+    ctx.addGrpcService(cart.CheckoutServiceService, checkoutHandlers(domain));
+
+    ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger));
+
+    const event = CustomerEvents.siteSettingsUpdated;
+    const unsubscribe = ctx.transport.subscribe(ctx.transport.subjectFor(event.subject), () => settings.invalidate());
+    const sweep = guestCartSweep(domain, config.CART_SWEEP_SECONDS, logger);
+    const recovery = checkoutRecovery(domain, config.CHECKOUT_RECOVERY_SECONDS, logger);
+    ctx.onReady(async () => {
+      sweep.start();
+      recovery.start(true);
+    });
+    ctx.onShutdown(async () => {
+      unsubscribe();
+      await Promise.all([sweep.stop(), recovery.stop()]);
+    });
+  },
+});

@@ -1,0 +1,121 @@
+import { randomUUID, createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@storefront/testing';
+import { bindClient, openChannel, type Channel } from '@storefront/grpc-client';
+import { catalog, orders } from '@storefront/proto';
+import type { Platform } from '../src';
+import { ADMIN, startStack } from './support/stack';
+import { expectError, ShopClient } from './support/client';
+import { connectCatalogAdmin, type CatalogAdmin } from './support/catalog-admin';
+import { US_ADDRESS } from './support/cart-seed';
+
+/**
+ * Faults on real processes: a cart instance that died mid-saga (its log left
+ * open at a step) is finished or compensated by the recovery job; payments
+ * unreachable during place is a clear 503 with nothing reserved.
+ */
+let stack: Platform;
+let admin: ShopClient;
+let seed: CatalogAdmin;
+let mug: catalog.Product;
+const channels: Channel[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ CHECKOUT_RECOVERY_SECONDS: '1', CHECKOUT_RECOVERY_AFTER_SECONDS: '1' });
+  admin = new ShopClient(stack.url);
+  await admin.login(ADMIN.login, ADMIN.password);
+  seed = await connectCatalogAdmin(stack, admin);
+  mug = await seed.simpleProduct({ title: 'Mug', amount: '10.00', stock: 10 });
+}, 120_000);
+afterAll(async () => {
+  seed?.close();
+  channels.forEach((c) => c.close());
+  await stack?.stop();
+}, 60_000);
+
+const service = (name: string) => stack.services.find((s) => s.name === name)!;
+const stockOf = async () => (await seed.products.getProduct({ id: mug.id, context: 'edit', ifNoneMatch: '' }, seed.caller)).product!.stockQuantity;
+
+/** A saga as a killed cart instance leaves it: stock reserved, maybe an order, the log open at `step`. */
+async function interruptedSaga(step: 'pay' | 'redeem') {
+  const id = randomUUID();
+  const key = createHash('sha256').update(id).digest('hex');
+  const cat = openChannel('catalog', service('catalog').address, 15_000);
+  const ord = openChannel('orders', service('orders').address, 15_000);
+  channels.push(cat, ord);
+  const lines = [{ productId: mug.id, variationId: 0, quantity: 1 }];
+  await bindClient(cat, catalog.StockServiceService).reserveStock({ reservationId: id, lines, ttlSeconds: 600 }, seed.caller);
+  const amounts = { subtotal: '10.00', discountTotal: '0.00', shippingTotal: '0.00', totalTax: '0.00', total: '10.00' };
+  const order = { checkoutKey: key, draftOrderId: 0, status: 'pending_payment' as const, customerId: 0, currency: 'USD',
+    billing: { first_name: 'Ada', last_name: 'L', company: '', address_1: '1 Main', address_2: '', city: 'X', state: 'IL', postcode: '62701', country: 'US', email: 'ada@example.com', phone: '' },
+    shipping: { first_name: 'Ada', last_name: 'L', company: '', address_1: '1 Main', address_2: '', city: 'X', state: 'IL', postcode: '62701', country: 'US', email: '', phone: '' },
+    customerNote: '', paymentMethod: 'cod', paymentMethodTitle: 'Cash on delivery', reservationId: id, couponCodes: [],
+    lineItems: [{ productId: mug.id, priceId: mug.prices[0].id, variationId: 0, name: 'Mug', quantity: 1, price: '10.00', subtotal: '10.00', discount: '0.00', tax: '0.00', total: '10.00', downloadable: false, shippingRequired: false, sku: '' }],
+    shippingLines: [], couponLines: [], taxLines: [], ...amounts };
+  let orderId = 0;
+  let orderKey = '';
+  if (step === 'pay') {
+    const created = await bindClient(ord, orders.OrderCheckoutServiceService).createOrder(
+      orders.CreateOrderRequest.fromPartial({
+        checkoutKey: key, status: 'pending_payment', currency: 'USD', paymentMethod: 'cod', reservationId: id, createdVia: 'checkout',
+        lineItems: [{ productId: mug.id, priceId: mug.prices[0].id, name: 'Mug', quantity: 1, price: '10.00', subtotal: '10.00', discount: '0.00', tax: '0.00', total: '10.00' }],
+        ...amounts,
+      }),
+      seed.caller,
+    );
+    orderId = created.order!.id;
+    orderKey = created.order!.orderKey;
+  }
+  const plan = { order, amount: '10.00', currency: 'USD', email: 'ada@example.com', customerId: 0, gatewayTitle: 'Cash on delivery', hasSubscription: false,
+    stockLines: lines, couponCodes: [], checkoutUrl: 'http://127.0.0.1:8080/checkout/', returnUrl: '', clientIp: '', reserved: true };
+  const past = new Date(Date.now() - 3600_000);
+  await service('cart').db.em().execute(
+    `insert into "cart"."checkouts" (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step, payment_method,
+       order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
+     values (?, ?, 'place', null, 0, 0, 'x', 'open', ?, 'cod', ?, ?, ?::jsonb, null, null, ?, ?)`,
+    [id, key, step, orderId, orderKey, JSON.stringify(plan), past, past],
+  );
+  return { id, orderId };
+}
+
+async function sagaStatus(id: string): Promise<string> {
+  const rows = await service('cart').db.em().execute<{ status: string }[]>(`select status from "cart"."checkouts" where id = ?`, [id]);
+  return rows[0]?.status ?? '';
+}
+
+describe('checkout recovery (a cart killed mid-saga)', () => {
+  it('killed after "order created", before the payment was recorded: the saga completes, one charge, stock sold', async () => {
+    const before = await stockOf();
+    const { id, orderId } = await interruptedSaga('pay');
+    expect(await stockOf()).toBe(before! - 1);
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    const order = (await admin.get(`/shop/v1/order/${orderId}`)).body;
+    expect(order).toMatchObject({ id: orderId, paid_status: 'paid' });
+    expect(await stockOf()).toBe(before! - 1);
+  }, 60_000);
+
+  it('killed before the order existed: the saga compensates and the stock comes back', async () => {
+    const before = await stockOf();
+    const { id } = await interruptedSaga('redeem');
+    expect(await stockOf()).toBe(before! - 1);
+    await waitFor(async () => (await sagaStatus(id)) === 'failed', 30_000, 200);
+    expect(await stockOf()).toBe(before);
+  }, 60_000);
+});
+
+describe('payments unreachable during place', () => {
+  it('answers a clear 503, reserves nothing and keeps the cart', async () => {
+    const c = new ShopClient(stack.url);
+    await c.post('/shop/v1/cart/items', { price_id: mug.prices[0].id, quantity: 1 });
+    const before = await stockOf();
+    await service('payments').stop();
+    const res = await c.post('/shop/v1/checkout/place', { fields: US_ADDRESS, payment_method: 'cod' });
+    expectError(res, 503, 'shop_service_unavailable');
+    expect(await stockOf()).toBe(before);
+    expect((await c.get('/shop/v1/cart')).body.item_count).toBe(1);
+    // The checkout page still renders, without gateways.
+    const state = await c.get('/shop/v1/checkout/state');
+    expect(state.status).toBe(200);
+    expect(state.body.available_gateways).toEqual([]);
+  }, 60_000);
+});

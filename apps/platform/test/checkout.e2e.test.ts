@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { catalog } from '@storefront/proto';
+import { waitFor } from '@storefront/testing';
+import type { Platform } from '../src';
+import { ADMIN, startStack } from './support/stack';
+import { expectError, ShopClient } from './support/client';
+import { connectCatalogAdmin, type CatalogAdmin } from './support/catalog-admin';
+import { createCoupon, US_ADDRESS, usShipping } from './support/cart-seed';
+
+let stack: Platform;
+let admin: ShopClient;
+let seed: CatalogAdmin;
+let mug: catalog.Product;
+
+const CARD = (card_number: string) => ({ card_number, exp_month: 12, exp_year: 2035, cvc: '123' });
+const GOOD = CARD('4242424242424242');
+const DECLINED = CARD('4000000000000002');
+const ACTION = CARD('4000000000003220');
+
+beforeAll(async () => {
+  stack = await startStack({ PAYMENT_RATE_LIMIT_ENABLED: 'false' });
+  admin = new ShopClient(stack.url);
+  await admin.login(ADMIN.login, ADMIN.password);
+  seed = await connectCatalogAdmin(stack, admin);
+  mug = await seed.simpleProduct({ title: 'Mug', amount: '10.00', stock: 100 });
+  await usShipping(admin, 5, { requires: 'coupon' });
+}, 120_000);
+afterAll(async () => {
+  seed?.close();
+  await stack?.stop();
+}, 60_000);
+
+const price = (p: catalog.Product) => p.prices[0].id;
+const stockOf = async (p: catalog.Product) =>
+  (await seed.products.getProduct({ id: p.id, context: 'edit', ifNoneMatch: '' }, seed.caller)).product!.stockQuantity;
+
+async function shopper(p: catalog.Product = mug, quantity = 1): Promise<ShopClient> {
+  const c = new ShopClient(stack.url);
+  const res = await c.post('/shop/v1/cart/items', { price_id: price(p), quantity });
+  if (res.status !== 200) throw new Error(`add failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return c;
+}
+
+const place = (c: ShopClient, body: Record<string, unknown> = {}, headers?: Record<string, string>) =>
+  c.post('/shop/v1/checkout/place', { fields: US_ADDRESS, payment_method: 'cod', ...body }, { headers });
+
+describe('POST /checkout/place', () => {
+  it('cod: places and pays the order (charged = displayed), clears the cart, takes the stock', async () => {
+    const before = await stockOf(mug);
+    const c = await shopper(mug, 2);
+    await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
+    const displayed = (await c.get('/shop/v1/checkout/state')).body;
+    expect(displayed.available_gateways.map((g: any) => g.id)).toEqual(expect.arrayContaining(['cod', 'bacs', 'test_card']));
+    const res = await place(c);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: 'success', payment_status: 'paid', paid_status: 'paid', total: displayed.totals.total, currency: 'USD' });
+    expect(res.body.order_id).toBeGreaterThan(0);
+    expect(res.body.redirect).toContain(`/order-received/${res.body.order_id}/`);
+    expect((await c.get('/shop/v1/cart')).body.item_count).toBe(0);
+    expect(await stockOf(mug)).toBe(before! - 2);
+  });
+
+  it('refuses bad input: 400 without fields, 422 for missing fields, unknown gateway, empty cart', async () => {
+    const c = await shopper();
+    expectError(await c.post('/shop/v1/checkout/place', { payment_method: 'cod' }), 400);
+    expectError(await c.post('/shop/v1/checkout/place', { fields: US_ADDRESS }), 400);
+    const missing = await c.post('/shop/v1/checkout/place', { fields: { billing_email: 'x@example.com' }, payment_method: 'cod' });
+    expectError(missing, 422, 'shop_checkout_invalid_fields');
+    expect(Object.keys(missing.body.data.fields)).toEqual(expect.arrayContaining(['billing_first_name', 'terms']));
+    expectError(await place(c, { payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
+    expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
+    expectError(await place(c, { payment_method: 'test_card', payment_payload: { card_number: 42 } }), 400);
+  });
+
+  it('a declined card leaves the cart intact and the stock released; the retry with a good card succeeds', async () => {
+    const before = await stockOf(mug);
+    const c = await shopper(mug, 1);
+    const declined = await place(c, { payment_method: 'test_card', payment_payload: DECLINED });
+    expectError(declined, 402, 'shop_payment_declined');
+    expect(declined.body.data.order_id).toBeGreaterThan(0);
+    expect((await c.get('/shop/v1/cart')).body.item_count).toBe(1);
+    expect(await stockOf(mug)).toBe(before);
+    const paid = await place(c, { payment_method: 'test_card', payment_payload: GOOD });
+    expect(paid.status).toBe(200);
+    expect(paid.body.order_id).not.toBe(declined.body.data.order_id);
+    expect(await stockOf(mug)).toBe(before! - 1);
+  });
+
+  it('requires_action answers the action step as redirect', async () => {
+    const c = await shopper();
+    const res = await place(c, { payment_method: 'test_card', payment_payload: ACTION });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: 'success', requires_action: true, payment_status: 'requires_action' });
+    expect(res.body.redirect).toContain('/shop/v1/test-card/authorize?intent_id=');
+    // The cart waits for the action step; once the bank step approves, the paid order empties it.
+    expect((await c.get('/shop/v1/cart')).body.item_count).toBe(1);
+    const intentId = new URL(res.body.redirect).searchParams.get('intent_id');
+    const approved = await c.post('/shop/v1/test-card/authorize', { intent_id: intentId, outcome: 'approve' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ order_id: res.body.order_id, paid_status: 'paid' });
+    await waitFor(async () => (await c.get('/shop/v1/cart')).body.item_count === 0, 20_000, 200);
+  });
+
+  it('Idempotency-Key: a retry replays the first result (header), a changed body is 422', async () => {
+    const c = await shopper();
+    const first = await place(c, {}, { 'idempotency-key': 'order-attempt-1' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await place(c, {}, { 'idempotency-key': 'order-attempt-1' });
+    expect(again.status).toBe(200);
+    expect(again.body.order_id).toBe(first.body.order_id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expectError(await place(c, { payment_method: 'bacs' }, { 'idempotency-key': 'order-attempt-1' }), 422, 'shop_idempotency_key_reused');
+  });
+
+  it('two tabs placing the same cart make one order', async () => {
+    const c = await shopper();
+    const [a, b] = await Promise.all([place(c), place(c)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.order_id).toBe(b.body.order_id);
+    const late = await place(c);
+    expect(late.body.order_id).toBe(a.body.order_id);
+  });
+
+  it('20 buyers for the last 5 units: exactly 5 orders, stock 0', async () => {
+    const scarce = await seed.simpleProduct({ title: 'Scarce', amount: '3.00', stock: 5 });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => shopper(scarce, 1)));
+    const results = await Promise.all(buyers.map((c) => place(c)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(5);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 422, 'shop_cart_insufficient_stock');
+    expect(new Set(ok.map((r) => r.body.order_id)).size).toBe(5);
+    expect(await stockOf(scarce)).toBe(0);
+  }, 120_000);
+
+  it('20 concurrent checkouts with a usage_limit 3 coupon: exactly 3 orders use it', async () => {
+    await createCoupon(admin, 'THREE', { discount_type: 'percent', amount: '10', usage_limit: 3 });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => shopper(mug, 1)));
+    for (const c of buyers) expect((await c.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'three' })).status).toBe(200);
+    const results = await Promise.all(buyers.map((c) => place(c)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 422, 'shop_coupon_invalid');
+    // Usage is now at its limit: applying it again says why.
+    const late = await shopper();
+    const res = await late.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'THREE' });
+    expectError(res, 422, 'shop_coupon_invalid');
+    expect(res.body.message).toMatch(/usage limit/);
+  }, 120_000);
+});
+
+describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
+  it('pays a failed order by order_key; strangers get 404; unknown gateway 422; a paid order 409', async () => {
+    const c = await shopper();
+    const declined = await place(c, { payment_method: 'test_card', payment_payload: DECLINED });
+    const orderId = declined.body.data.order_id;
+    const order = (await admin.get(`/shop/v1/order/${orderId}`)).body;
+    const key = order.order_key;
+    expect(typeof key).toBe('string');
+    const stranger = new ShopClient(stack.url);
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, payment_method: 'cod' }), 404);
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, payment_method: 'cod', order_key: 'wrong' }), 404);
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, payment_method: 'nope', order_key: key }), 422, 'shop_checkout_invalid_gateway');
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: 'x', payment_method: 'cod' }), 400);
+    const paid = await stranger.post(
+      '/shop/v1/checkout/pay-order',
+      { order_id: orderId, order_key: key, payment_method: 'test_card', payment_payload: GOOD },
+      { headers: { 'idempotency-key': 'pay-1' } },
+    );
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ result: 'success', order_id: orderId, payment_status: 'paid' });
+    const replay = await stranger.post(
+      '/shop/v1/checkout/pay-order',
+      { order_id: orderId, order_key: key, payment_method: 'test_card', payment_payload: GOOD },
+      { headers: { 'idempotency-key': 'pay-1' } },
+    );
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'cod' }), 409);
+  });
+
+  it('payment-intent: 422 for gateways without intents; a cart intent snapshots a draft order; order intents need authorization', async () => {
+    const c = await shopper();
+    await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
+    expectError(await c.post('/shop/v1/checkout/payment-intent/cod', {}), 422, 'shop_checkout_intent_unsupported');
+    expectError(await c.post('/shop/v1/checkout/payment-intent/nope', {}), 422);
+    expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/test_card', {}), 422, 'shop_cart_empty');
+    const intent = await c.post('/shop/v1/checkout/payment-intent/test_card', {});
+    expect(intent.status).toBe(200);
+    expect(intent.body.client_secret).toBeTruthy();
+    expect(intent.body.order_id).toBeGreaterThan(0);
+    expect((await c.get('/shop/v1/checkout/state')).body.order_id).toBe(intent.body.order_id);
+    expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/test_card', { order_id: intent.body.order_id }), 404);
+  });
+});
