@@ -20,13 +20,13 @@ const CartVariationSchema = Type.Object({
   stock_quantity: Type.Union([Type.Integer(), Type.Null()], { description: 'null when stock is not managed or hidden (hide_stock).' }),
   stock_status: Type.Union(['instock', 'outofstock', 'onbackorder'].map((s) => Type.Literal(s))),
   image: Type.String({ description: 'The variation\'s own image URL, or "".' }),
-});
+}, { title: 'CartVariation' });
 
 /** JSON Schema of `GET /cart/products/<product_id>/variations` (spec 4.1: `{product_id, variations}`). */
 export const CartVariationsSchema = Type.Object({
   product_id: Type.Integer(),
   variations: Type.Array(CartVariationSchema),
-});
+}, { title: 'CartVariations' });
 
 function cartVariationResource(v: catalog.Variation) {
   return {

@@ -23,7 +23,7 @@ const PriceSchema = Type.Object({
   billing_period: Type.String({ description: '"" for onetime; day, week, month or year.' }),
   billing_interval: Type.Integer(),
   trial_days: Type.Integer(),
-});
+}, { title: 'Price' });
 
 const VariationSchema = Type.Object({
   id: Type.Integer(),
@@ -37,7 +37,7 @@ const VariationSchema = Type.Object({
   stock_quantity: NullableInteger('null when stock is not managed or hidden from this caller (hide_stock).'),
   stock_status: StockStatus(),
   image: Type.String(),
-});
+}, { title: 'Variation' });
 
 /** JSON Schema of a product (posts shape plus commerce fields; contract "Product"). */
 export const ProductSchema = Type.Object({
