@@ -24,6 +24,11 @@ const DEFAULT_SERVER = 'http://localhost:8080';
 
 type Json = Record<string, unknown>;
 
+const FIELDS_PARAM = {
+  type: 'string',
+  description: 'Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`).',
+};
+
 interface RouteSchema {
   operationId?: string;
   tags?: string[];
@@ -213,9 +218,17 @@ function documentRoute(route: RouteOptions, schema: RouteSchema): RouteSchema {
   for (const part of ['querystring', 'params', 'body'] as const) {
     if (out[part]) out[part] = relaxDefaults(out[part]);
   }
+  if (([] as string[]).concat(route.method).includes('GET') && route.url.match(/^\/(shop|platform)\/v1\//)) {
+    const query = (out.querystring ?? { type: 'object', properties: {} }) as Json;
+    query.properties = { ...(query.properties as Json), _fields: FIELDS_PARAM };
+    out.querystring = query;
+  }
   const response: Record<string, Json> = { ...(schema.response ?? {}) };
   for (const status of implicitErrors(route, schema)) {
     if (!response[status]) response[status] = { ...JSON.parse(JSON.stringify(ErrorObject)), description: 'Error.' };
+  }
+  if (([] as string[]).concat(route.method).includes('GET') && route.url !== '/healthz' && route.url !== '/readyz') {
+    response[304] ??= { type: 'null', description: 'Not modified: If-None-Match matched the current ETag.' };
   }
   for (const [status, value] of Object.entries(response)) {
     if (status.startsWith('2') && !value.description) response[status] = { ...value, description: 'Success.' };
