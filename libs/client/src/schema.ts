@@ -1804,7 +1804,10 @@ export interface operations {
     };
     getNonce: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1849,7 +1852,10 @@ export interface operations {
     };
     getSiteSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2224,7 +2230,10 @@ export interface operations {
     };
     listApplicationPasswords: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2866,7 +2875,10 @@ export interface operations {
     };
     listCartVariations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description Product ID. */
@@ -2942,6 +2954,8 @@ export interface operations {
     getCheckoutStates: {
         parameters: {
             query: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description ISO 3166-1 alpha-2 country code (case-insensitive). */
                 country_code: string;
             };
@@ -2999,6 +3013,8 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Ensure result set excludes specific IDs. */
@@ -3240,6 +3256,8 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Drop these meta_data keys. */
@@ -3941,7 +3959,10 @@ export interface operations {
     };
     getProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4201,7 +4222,10 @@ export interface operations {
     };
     getAddresses: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4477,7 +4501,10 @@ export interface operations {
     };
     getMenu: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4531,7 +4558,10 @@ export interface operations {
     };
     getNotificationPreferences: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4929,7 +4959,10 @@ export interface operations {
     };
     getPrivacyPreferences: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5201,7 +5234,10 @@ export interface operations {
     };
     getCountryStates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description ISO 3166-1 alpha-2 country code (case-insensitive). */
@@ -5423,6 +5459,8 @@ export interface operations {
     listStockMovements: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Current page of the collection. */
                 page?: number;
                 /** @description Maximum number of items per page. */
@@ -5522,7 +5560,10 @@ export interface operations {
     };
     getStoreSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5585,7 +5626,10 @@ export interface operations {
     };
     listShippingMethodTypes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5648,7 +5692,10 @@ export interface operations {
     };
     getShippingMethodInstance: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description Method instance id. */
@@ -6059,7 +6106,10 @@ export interface operations {
     };
     listShippingRegions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6122,7 +6172,10 @@ export interface operations {
     };
     listShippingZones: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6297,7 +6350,10 @@ export interface operations {
     };
     getShippingZone: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description Zone id; 0 is the rest of the world. */
@@ -6715,7 +6771,10 @@ export interface operations {
     };
     listZoneShippingMethods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description Zone id; 0 is the rest of the world. */
@@ -6922,6 +6981,8 @@ export interface operations {
     listCoupons: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Ensure result set excludes specific IDs. */
@@ -7203,6 +7264,8 @@ export interface operations {
     getCoupon: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
             };
@@ -7821,6 +7884,8 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Ensure result set excludes specific IDs. */
@@ -8127,6 +8192,8 @@ export interface operations {
     listProductCategories: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Ensure result set excludes specific IDs. */
@@ -8341,6 +8408,8 @@ export interface operations {
     getProductCategory: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
             };
@@ -8817,6 +8886,8 @@ export interface operations {
     listProductTags: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
                 /** @description Ensure result set excludes specific IDs. */
@@ -9027,6 +9098,8 @@ export interface operations {
     getProductTag: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
             };
@@ -9499,6 +9572,8 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Scope under which the request is made; determines fields present in response. */
                 context?: "view" | "edit" | "embed";
             };
@@ -10147,6 +10222,8 @@ export interface operations {
     listTaxRates: {
         parameters: {
             query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
                 /** @description Rows to skip; when > 0 it replaces page. */
                 offset?: number;
                 /** @description Sort direction. */
@@ -10352,7 +10429,10 @@ export interface operations {
     };
     getTaxRate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
             header?: never;
             path: {
                 /** @description Unique identifier. */

@@ -33,7 +33,6 @@ function validator(): Validator {
   if (existing) return existing;
   const file = fileURLToPath(new URL('./contract-worker.cjs', import.meta.url));
   const created: Validator = { worker: new Worker(file), nextId: 1, pending: new Map() };
-  created.worker.unref();
   created.worker.on('message', ({ id, result, error }: { id: number; result?: CheckResult; error?: string }) => {
     const waiter = created.pending.get(id);
     created.pending.delete(id);
@@ -41,6 +40,7 @@ function validator(): Validator {
     else waiter?.resolve(result!);
   });
   created.worker.on('error', (err) => created.pending.forEach((w) => w.reject(err)));
+  created.worker.unref(); // after the listeners (attaching one refs the port again)
   holder[SHARED] = created;
   return created;
 }
