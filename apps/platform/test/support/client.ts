@@ -67,7 +67,7 @@ export class ShopClient {
       // not JSON (docs page); keep the text
     }
     const response = { status: res.status, headers: res.headers, body: parsed };
-    await checkResponse(this.baseUrl, method, path, response);
+    checkResponse(this.baseUrl, method, path, response);
     return response;
   }
 

@@ -1,4 +1,5 @@
 import workerThreads, { Worker } from 'node:worker_threads';
+import { afterAll } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import type { ShopResponse } from './client';
 
@@ -54,13 +55,33 @@ export const contractStats = { validated: 0, unrouted: 0, violations: 0 };
 export class ContractViolation extends Error {}
 
 /**
- * Validates one response against the document served at `baseUrl`.
+ * Validates one response against the document served at `baseUrl`, in the
+ * background (a test never waits for the validator); the test file's
+ * `afterAll` waits for every check and fails with the violations.
  * Requests that match no documented operation (unknown URLs, OPTIONS, the
  * docs page) are not checked; `_fields` responses are partial by design, so
  * only their status is checked.
  */
-export async function checkResponse(baseUrl: string, method: string, path: string, response: ShopResponse): Promise<void> {
+export function checkResponse(baseUrl: string, method: string, path: string, response: ShopResponse): void {
   if (process.env.SHOP_CONTRACT_CHECK === '0') return;
+  checks.push(
+    validate(baseUrl, method, path, response).catch((err: unknown) => {
+      violations.push(`${method} ${path}: validator failed: ${String(err)}`);
+    }),
+  );
+}
+
+const checks: Array<Promise<void>> = [];
+const violations: string[] = [];
+
+afterAll(async () => {
+  await Promise.all(checks);
+  if (violations.length) {
+    throw new ContractViolation(`${violations.length} response(s) violate the OpenAPI document:\n${violations.join('\n')}`);
+  }
+}, 180_000);
+
+async function validate(baseUrl: string, method: string, path: string, response: ShopResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => (headers[key] = value));
   const partial = new URL(path, baseUrl).searchParams.has('_fields');
@@ -78,8 +99,8 @@ export async function checkResponse(baseUrl: string, method: string, path: strin
   contractStats.validated++;
   if (!result.problems.length) return;
   contractStats.violations++;
-  throw new ContractViolation(
-    `${method} ${path} -> ${response.status} violates the OpenAPI document (${result.operation}): ${result.problems.join('; ')}\n` +
-      `body: ${JSON.stringify(response.body)?.slice(0, 500)}`,
+  violations.push(
+    `${method} ${path} -> ${response.status} (${result.operation}): ${result.problems.join('; ')}\n` +
+      `  body: ${JSON.stringify(response.body)?.slice(0, 400)}`,
   );
 }
