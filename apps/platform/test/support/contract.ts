@@ -46,8 +46,6 @@ function validator(): Validator {
   return created;
 }
 
-// Started on import, so Prism loads while the test's stack starts.
-if (process.env.SHOP_CONTRACT_CHECK !== '0') validator();
 
 /** Counts for the report: responses validated, not matched to an operation, and violations. */
 export const contractStats = { validated: 0, unrouted: 0, violations: 0 };
