@@ -67,7 +67,7 @@ describe('/docs in a browser', () => {
     await basic.locator('input').nth(0).fill(ADMIN.login);
     await basic.locator('input[type=password]').fill(appPassword);
     await basic.locator('button.authorize').click();
-    await modal.locator('button.btn-done').click();
+    await modal.locator('button.btn-done').first().click();
     const response = await execute('getProfile', 'customers');
     expect(response.request().headers().authorization).toMatch(/^Basic /);
     expect(response.status()).toBe(200);

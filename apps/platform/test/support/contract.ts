@@ -74,6 +74,11 @@ const violations: string[] = [];
 
 afterAll(async () => {
   await Promise.all(checks);
+  // SHOP_CONTRACT_STATS=<file>: one line per test file (validated, unrouted, violations), for reports.
+  if (process.env.SHOP_CONTRACT_STATS) {
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(process.env.SHOP_CONTRACT_STATS, `${JSON.stringify(contractStats)}\n`);
+  }
   if (violations.length) {
     throw new ContractViolation(`${violations.length} response(s) violate the OpenAPI document:\n${violations.join('\n')}`);
   }
