@@ -2826,6 +2826,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Gone (expired or exhausted). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error. */
             413: {
                 headers: {
@@ -2992,6 +3001,15 @@ export interface operations {
             };
             /** @description Error. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3813,6 +3831,15 @@ export interface operations {
             };
             /** @description Error. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

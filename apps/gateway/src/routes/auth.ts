@@ -127,7 +127,7 @@ export const authRoutes: RouteModule = (app, ctx) => {
     '/auth/reset-password',
     {
       config,
-      schema: { ...doc('resetPassword', 'Set a new password with a reset key', { 200: ResetResult, ...errorResponses(422, 429) }), body: ResetBody },
+      schema: { ...doc('resetPassword', 'Set a new password with a reset key', { 200: ResetResult, ...errorResponses(410, 422, 429) }), body: ResetBody },
     },
     async (request) => {
     const b = request.body;

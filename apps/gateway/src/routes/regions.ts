@@ -4,7 +4,7 @@ import { DomainError, notFound } from '@storefront/errors';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule } from '../context';
 import { statesResource, StatesSchema } from '../resources/region';
-import { documented } from '../http/responses';
+import { documented, errorResponses } from '../http/responses';
 
 const CountryCode = Type.String({
   pattern: '^[A-Za-z]{2}$',
@@ -42,7 +42,7 @@ export const regionRoutes: RouteModule = (app, ctx) => {
     {
       config: { access: 'public' },
       schema: {
-        ...documented('fulfillment')('getCheckoutStates', 'Get the states of a country (checkout form)', { 200: StatesSchema }),
+        ...documented('fulfillment')('getCheckoutStates', 'Get the states of a country (checkout form)', { 200: StatesSchema, ...errorResponses(404) }),
         querystring: StatesQuery,
       },
     },

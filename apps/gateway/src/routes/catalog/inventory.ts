@@ -45,7 +45,7 @@ export const inventoryRoutes: RouteModule = (app, ctx) => {
     {
       config: { access, itemSchema: GeneratedCodeSchema },
       schema: {
-        ...documented('catalog')('generateCode', 'Generate an unused SKU or barcode', { 200: GeneratedCodeSchema, ...errorResponses(422) }),
+        ...documented('catalog')('generateCode', 'Generate an unused SKU or barcode', { 200: GeneratedCodeSchema, ...errorResponses(404, 422) }),
         body: GenerateBody,
       },
     },
