@@ -93,7 +93,7 @@ async function validate(baseUrl: string, method: string, path: string, response:
   const id = v.nextId++;
   const result = await new Promise<CheckResult>((resolve, reject) => {
     v.pending.set(id, { resolve, reject });
-    v.worker.postMessage({ id, request: { baseUrl, method, path, status: response.status, headers, body } });
+    v.worker.postMessage({ id, request: { baseUrl, method, path, status: response.status, headers, body, partial } });
   });
   if (!result.routed) {
     contractStats.unrouted++;
