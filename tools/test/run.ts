@@ -1,5 +1,6 @@
 // `npm test`: every check CI runs, in order, each timed:
 //   proto     buf lint, generated code up to date, no breaking change vs HEAD~1
+//   api       libs/client (OpenAPI document + types) up to date with the routes; redocly lint (recommended rules, 0 errors)
 //   static    typecheck + lint (module boundaries) of every Nx project
 //   deploy    docker-compose / kustomize manifests validate offline
 //   jest      unit, integration (real Postgres, NATS, gRPC) and end-to-end tests
@@ -12,6 +13,8 @@ const passThrough = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : [
 
 const steps: Array<[name: string, command: string[]]> = [
   ['proto', ['node', '--import', 'tsx', 'tools/codegen/proto.ts', '--check']],
+  ['api', ['node', '--import', 'tsx', 'tools/codegen/client.ts', '--check']],
+  ['redocly', ['node_modules/.bin/redocly', 'lint', 'libs/client/openapi.json', '--format=summary']],
   ['static', ['npx', 'nx', 'run-many', '-t', 'typecheck', 'lint', '--outputStyle=static', '--parallel=2']],
   ['deploy', ['node', '--import', 'tsx', 'tools/deploy/validate.ts']],
   ['jest', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=2', ...passThrough]],

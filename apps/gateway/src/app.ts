@@ -11,6 +11,7 @@ import { installValidation } from './http/validation';
 import { installMetaTrimming } from './http/meta-trim';
 import { RouteCatalog } from './http/discovery';
 import { installOpenApi } from './http/openapi';
+import { installHttpConventions } from './http/conventions';
 import { installAccessControl } from './auth/access';
 import { installCallerResolution, requestIdOf } from './auth/caller';
 import { installPublishableKeyGate } from './auth/publishable-key';
@@ -138,6 +139,7 @@ async function createApp(
   });
   installAccessControl(app);
   installMetaTrimming(app);
+  await installHttpConventions(app);
   const catalog = new RouteCatalog();
   catalog.collect(app);
   await installOpenApi(app);

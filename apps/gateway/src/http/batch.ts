@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, invalidParams, toErrorBody } from '@storefront/errors';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
+import { documented, ErrorObject } from './responses';
 import type { Access } from '../auth/access';
 import { compileBodySchema } from './validation';
 import { validationError } from '../errors/validation-errors';
@@ -19,6 +20,21 @@ export interface BatchRoute<C, U> {
   createSchema: object;
   updateSchema: object;
   handlers: BatchHandlers<C, U>;
+  /** OpenAPI: owning service tag, item schema and names (`batchTaxRates`, component `TaxRateBatch`). */
+  doc?: { tag: string; itemSchema: TSchema; noun: string; plural: string };
+}
+
+/** `{create, update, delete}` result of a batch: each entry the item or `{id, error}`. */
+function batchResponse(itemSchema: TSchema, noun: string) {
+  const ItemError = Type.Object(
+    { id: Type.Optional(Type.Unknown()), error: ErrorObject },
+    { title: 'BatchItemError', description: 'An item that failed: its id (when it had one) and the error object.' },
+  );
+  const Results = Type.Array(Type.Union([itemSchema, ItemError]));
+  return Type.Object(
+    { create: Type.Optional(Results), update: Type.Optional(Results), delete: Type.Optional(Results) },
+    { title: `${noun}Batch` },
+  );
 }
 
 const Envelope = Type.Object({
@@ -40,7 +56,14 @@ export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute
     method: ['POST', 'PUT', 'PATCH'],
     url: route.url,
     config: { access: route.access },
-    schema: { body: Envelope },
+    schema: {
+      ...(route.doc
+        ? documented(route.doc.tag)(`batch${route.doc.plural}`, `Create, update and delete ${words(route.doc.plural)} in one request`, {
+            200: batchResponse(route.doc.itemSchema, route.doc.noun),
+          })
+        : {}),
+      body: Envelope,
+    },
     handler: async (request) => {
       const body = request.body as { create?: unknown[]; update?: unknown[]; delete?: unknown[] };
       const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
@@ -75,6 +98,8 @@ export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute
     },
   });
 }
+
+const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 async function runEach(items: unknown[], run: (item: unknown) => Promise<unknown>): Promise<unknown[]> {
   const out: unknown[] = [];

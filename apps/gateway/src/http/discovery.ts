@@ -1,4 +1,16 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+import { documented } from './responses';
+
+const NamespaceIndex = Type.Object(
+  {
+    namespace: Type.String(),
+    routes: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }), {
+      description: 'Route -> {namespace, methods, endpoints (with their args), schema}.',
+    }),
+  },
+  { title: 'NamespaceIndex' },
+);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +62,9 @@ export class RouteCatalog {
           [...this.routes].filter(([url]) => url.startsWith(`/${namespace}`)).map(([url, r]) => [url, this.describe(url, r)]),
         ),
       };
-      app.get(`/${namespace}`, { config: { access: 'public' } }, async () => index);
+      const id = namespace === 'shop/v1' ? 'getShopIndex' : 'getPlatformIndex';
+      const schema = documented('gateway')(id, `Discover the routes of ${namespace}`, { 200: NamespaceIndex });
+      app.get(`/${namespace}`, { config: { access: 'public' }, schema }, async () => index);
     }
   }
 

@@ -24,6 +24,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'Unsupported media type.',
   422: 'Refused by a domain rule.',
   429: 'Rate limited; see Retry-After.',
+  500: 'Unexpected server error.',
   501: 'Not supported.',
   503: 'The owning service is unavailable.',
 };
@@ -35,4 +36,34 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
     out[status] = Type.Unsafe({ ...ErrorObject, description: DESCRIPTIONS[status] ?? 'Error.' });
   }
   return out;
+}
+
+/** `_links` of a resource (HAL-like: relation -> list of `{href, ...}`). */
+export const LinksSchema = Type.Record(
+  Type.String(),
+  Type.Array(Type.Object({ href: Type.String() }, { additionalProperties: true })),
+  { readOnly: true, description: 'Related resources, by relation.' },
+);
+
+/** `{deleted: true, previous}`: what a permanent DELETE answers. */
+export const DeletedSchema = <T extends TSchema>(previous: T, title: string) =>
+  Type.Object({ deleted: Type.Boolean(), previous }, { title });
+
+/** `{message}` answers of actions. */
+export const MessageSchema = Type.Object({ message: Type.String() }, { title: 'Message' });
+
+/**
+ * The documentation fields every route declares (operationId, one tag per
+ * owning service, a summary) plus its responses. Usage in a route module:
+ * `const doc = documented('customers')` then
+ * `schema: { ...doc('listCustomers', 'List customers', { 200: Type.Array(CustomerSchema), ...errorResponses(404) }) }`.
+ */
+export function documented(tag: string) {
+  return (operationId: string, summary: string, response: Record<number, TSchema>, description?: string) => ({
+    operationId,
+    tags: [tag],
+    summary,
+    ...(description ? { description } : {}),
+    response,
+  });
 }

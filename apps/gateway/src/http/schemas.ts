@@ -38,6 +38,10 @@ export const MetaTrimming = {
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** `YYYY-MM-DD HH:MM:SS` (UTC) of custom controllers; null when unset. */
+export const DateTime = (description = 'YYYY-MM-DD HH:MM:SS (UTC); null when unset.') =>
+  Type.Union([Type.String(), Type.Null()], { description });
+
 export const AddressFields = {
   first_name: Type.String({ maxLength: 100 }),
   last_name: Type.String({ maxLength: 100 }),
@@ -51,5 +55,5 @@ export const AddressFields = {
   email: Type.String({ maxLength: 100 }),
   phone: Type.String({ maxLength: 40 }),
 };
-export const Address = Type.Object(AddressFields, { additionalProperties: false });
+export const Address = Type.Object(AddressFields, { additionalProperties: false, title: 'Address' });
 export const AddressPatch = Type.Partial(Address);

@@ -3,14 +3,20 @@ import { Type } from 'typebox';
 import type { customers } from '@storefront/proto';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
-import { Address } from '../http/schemas';
+import { Address, DateTime } from '../http/schemas';
+import { LinksSchema } from '../http/responses';
 import { restAddress } from './address';
 
 /** JSON Schema of a customer as the REST API shows it (OPTIONS and OpenAPI). */
+export const CustomerStats = Type.Object(
+  { total_orders: Type.Integer(), total_spent: Type.Number(), total_downloads: Type.Integer() },
+  { title: 'CustomerStats' },
+);
+
 export const CustomerSchema = Type.Object({
   id: Type.Integer({ readOnly: true }),
-  date_created: Type.String({ readOnly: true, description: 'YYYY-MM-DD HH:MM:SS (UTC).' }),
-  date_modified: Type.String({ readOnly: true }),
+  date_created: DateTime(),
+  date_modified: DateTime(),
   email: Type.String({ format: 'email' }),
   username: Type.String(),
   first_name: Type.String(),
@@ -21,10 +27,11 @@ export const CustomerSchema = Type.Object({
   shipping: Address,
   is_paying_customer: Type.Boolean({ readOnly: true }),
   avatar_url: Type.String({ readOnly: true }),
-  stats: Type.Object({ total_orders: Type.Integer(), total_spent: Type.Number(), total_downloads: Type.Integer() }),
+  stats: CustomerStats,
   meta_data: Type.Array(Type.Object({ id: Type.Integer(), key: Type.String(), value: Type.Unknown() })),
   capabilities: Type.Optional(Type.Record(Type.String(), Type.Boolean(), { description: 'edit context only' })),
-});
+  _links: LinksSchema,
+}, { title: 'Customer' });
 
 export function customerResource(c: customers.Customer, request: FastifyRequest, context: string) {
   return {

@@ -1,4 +1,38 @@
+import { Type } from 'typebox';
 import type { fulfillment } from '@storefront/proto';
+
+export const StatesSchema = Type.Object(
+  {
+    country_code: Type.String(),
+    states: Type.Record(Type.String(), Type.String(), { description: 'State code -> name; {} when the country has no list.' }),
+    label: Type.String({ description: 'What the state field is called ("State", "Province", ...).' }),
+    required: Type.Boolean(),
+  },
+  { title: 'CountryStates' },
+);
+
+const State = Type.Object({ code: Type.String(), name: Type.String() }, { title: 'State' });
+export const RegionsSchema = Type.Object(
+  {
+    continents: Type.Array(
+      Type.Object({ code: Type.String(), name: Type.String(), countries: Type.Array(Type.String()) }, { title: 'Continent' }),
+    ),
+    countries: Type.Array(
+      Type.Object(
+        {
+          code: Type.String(),
+          name: Type.String(),
+          continent: Type.String(),
+          state_label: Type.String(),
+          state_required: Type.Boolean(),
+          states: Type.Array(State),
+        },
+        { title: 'Country' },
+      ),
+    ),
+  },
+  { title: 'Regions' },
+);
 
 /**
  * `{country_code, states, label, required}` with `states` as an object

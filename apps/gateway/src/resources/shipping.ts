@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { fulfillment } from '@storefront/proto';
 import { baseUrl, resourceLinks } from '../http/links';
+import { LinksSchema } from '../http/responses';
 
 const SHIPPING = '/shop/v1/shipping';
 export const zoneUrl = (id: number) => `${SHIPPING}/zones/${id}`;
@@ -22,8 +23,21 @@ export const MethodInstanceSchema = Type.Object(
     settings: Type.Record(Type.String(), Type.Unknown(), {
       description: "Type-specific settings (GET /shipping/methods has each type's schema); also repeated at the top level.",
     }),
+    _links: LinksSchema,
   },
-  { additionalProperties: true },
+  { additionalProperties: true, title: 'ShippingMethodInstance' },
+);
+
+/** A method type of the catalog (`GET /shipping/methods`). */
+export const MethodTypeSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    settings_schema: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the type\'s settings.' }),
+    _links: LinksSchema,
+  },
+  { title: 'ShippingMethodType' },
 );
 
 export const ZoneSchema = Type.Object({
@@ -33,7 +47,8 @@ export const ZoneSchema = Type.Object({
   zone_locations: Type.Array(Type.String(), { description: 'Region codes: "US", "US:CA", "continent:EU".' }),
   zone_postcodes: Type.String({ description: 'Newline-separated postcodes, "12*" wildcards, "10000...19999" ranges.' }),
   methods: Type.Array(MethodInstanceSchema, { readOnly: true }),
-});
+  _links: LinksSchema,
+}, { title: 'ShippingZone' });
 
 /** The method-instance keys that are not settings; a setting never takes one of these names. */
 export const METHOD_FIELDS = new Set([

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { fulfillment } from '@storefront/proto';
 import { resourceLinks } from '../http/links';
+import { LinksSchema } from '../http/responses';
 
 /** JSON Schema of a tax rate as the REST API shows it (OPTIONS and OpenAPI). */
 export const TaxRateSchema = Type.Object({
@@ -19,7 +20,8 @@ export const TaxRateSchema = Type.Object({
   shipping: Type.Boolean({ description: 'Also applied to shipping.' }),
   order: Type.Integer({ description: 'Position among rates of the same priority.' }),
   class: Type.String({ description: 'Tax class: standard, reduced-rate or zero-rate.' }),
-});
+  _links: LinksSchema,
+}, { title: 'TaxRate' });
 
 const TAXES = '/shop/v1/taxes';
 

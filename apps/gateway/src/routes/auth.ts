@@ -4,7 +4,25 @@ import { forbidden } from '@storefront/errors';
 import type { customers } from '@storefront/proto';
 import { baseUrl } from '../http/links';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies';
+import { documented, errorResponses } from '../http/responses';
 import type { GatewayContext, RouteModule } from '../context';
+
+const doc = documented('customers');
+
+const LoginResult = Type.Object(
+  { message: Type.String(), redirect_url: Type.String({ description: 'Where to go next (same site).' }) },
+  { title: 'LoginResult' },
+);
+const RegisterResult = Type.Object(
+  {
+    message: Type.String(),
+    redirect_url: Type.String(),
+    user: Type.Object({ id: Type.Integer(), email: Type.String(), login: Type.String() }),
+  },
+  { title: 'RegisterResult' },
+);
+const ForgotResult = Type.Object({ message: Type.String() }, { title: 'PasswordResetRequested' });
+const ResetResult = Type.Object({ message: Type.String(), redirect_url: Type.String() }, { title: 'PasswordResetDone' });
 
 const LoginBody = Type.Object(
   {
@@ -43,7 +61,20 @@ export const authRoutes: RouteModule = (app, ctx) => {
   const { auth } = ctx.clients.customers;
   const config = { access: 'public' as const };
 
-  app.post('/auth/login', { config, schema: { body: LoginBody } }, async (request, reply) => {
+  app.post(
+    '/auth/login',
+    {
+      config,
+      schema: {
+        ...doc(
+          'logIn',
+          'Log in (sets the session cookie and returns X-Platform-Nonce)',
+          { 200: LoginResult, ...errorResponses(401, 403, 429) },
+        ),
+        body: LoginBody,
+      },
+    },
+    async (request, reply) => {
     clearSessionCookie(request, reply); // any stale auth cookie goes first, whatever the outcome
     assertSameOrigin(request);
     const b = request.body;
@@ -55,7 +86,16 @@ export const authRoutes: RouteModule = (app, ctx) => {
     return { message: 'You are now logged in.', redirect_url: result.redirectUrl };
   });
 
-  app.post('/auth/register', { config, schema: { body: RegisterBody } }, async (request, reply) => {
+  app.post(
+    '/auth/register',
+    {
+      config,
+      schema: {
+        ...doc('registerCustomer', 'Register a customer account', { 200: RegisterResult, ...errorResponses(403, 409, 422, 429) }),
+        body: RegisterBody,
+      },
+    },
+    async (request, reply) => {
     clearSessionCookie(request, reply);
     const b = request.body;
     if (b.auto_login) assertSameOrigin(request);
@@ -72,12 +112,24 @@ export const authRoutes: RouteModule = (app, ctx) => {
     };
   });
 
-  app.post('/auth/forgot-password', { config, schema: { body: ForgotBody } }, async (request) => {
+  app.post(
+    '/auth/forgot-password',
+    {
+      config,
+      schema: { ...doc('requestPasswordReset', 'Request a password reset email', { 200: ForgotResult, ...errorResponses(429) }), body: ForgotBody },
+    },
+    async (request) => {
     await auth.requestPasswordReset({ email: request.body.email }, request.caller);
     return { message: 'If an account exists for that email address, a password reset link has been sent to it.' };
   });
 
-  app.post('/auth/reset-password', { config, schema: { body: ResetBody } }, async (request) => {
+  app.post(
+    '/auth/reset-password',
+    {
+      config,
+      schema: { ...doc('resetPassword', 'Set a new password with a reset key', { 200: ResetResult, ...errorResponses(410, 422, 429) }), body: ResetBody },
+    },
+    async (request) => {
     const b = request.body;
     const result = await auth.resetPassword({ key: b.key, login: b.login, password: b.password }, request.caller);
     return { message: 'Your password has been reset. You can now log in.', redirect_url: result.redirectUrl };

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { badRequest, DomainError } from '@storefront/errors';
 import { customers } from '@storefront/proto';
 import { setPaginationHeaders } from '../http/pagination';
+import { DeletedSchema, documented, errorResponses } from '../http/responses';
 import { AddressPatch, Context, Force, IdList, IdParams, MetaTrimming, Page, PerPage } from '../http/schemas';
 import { addressPatch } from '../resources/address';
 import { customerResource, CustomerSchema } from '../resources/customer';
@@ -81,12 +82,21 @@ function fields(body: UpdateFields) {
   };
 }
 
+const doc = documented('customers');
+const DeletedCustomer = DeletedSchema(CustomerSchema, 'DeletedCustomer');
+
 /** Admin customers collection (spec 4.8). */
 export const customerRoutes: RouteModule = (app, ctx) => {
   const client = ctx.clients.customers.customer;
   const config = { access: 'admin' as const, itemSchema: CustomerSchema };
 
-  app.get('/customer', { config, schema: { querystring: ListQuery } }, async (request, reply) => {
+  app.get(
+    '/customer',
+    {
+      config,
+      schema: { ...doc('listCustomers', 'List customers', { 200: Type.Array(CustomerSchema) }), querystring: ListQuery },
+    },
+    async (request, reply) => {
     const q = request.query;
     const result = await client.listCustomers(
       {
@@ -105,7 +115,16 @@ export const customerRoutes: RouteModule = (app, ctx) => {
     return result.customers.map((c) => customerResource(c, request, q.context));
   });
 
-  app.post('/customer', { config, schema: { body: CreateBody } }, async (request, reply) => {
+  app.post(
+    '/customer',
+    {
+      config,
+      schema: {
+        ...doc('createCustomer', 'Create a customer', { 201: CustomerSchema, ...errorResponses(409, 422) }),
+        body: CreateBody,
+      },
+    },
+    async (request, reply) => {
     const body = request.body as Static<typeof CreateBody> & UpdateFields;
     if (body.id !== undefined) {
       throw badRequest('rest_customer_exists', 'Cannot create existing resource.');
@@ -132,7 +151,14 @@ export const customerRoutes: RouteModule = (app, ctx) => {
 
   app.get(
     '/customer/:id',
-    { config, schema: { params: IdParams, querystring: Type.Object({ context: Context, ...MetaTrimming }) } },
+    {
+      config,
+      schema: {
+        ...doc('getCustomer', 'Get a customer', { 200: CustomerSchema }),
+        params: IdParams,
+        querystring: Type.Object({ context: Context, ...MetaTrimming }),
+      },
+    },
     async (request) => {
       const { customer } = await client.getCustomer({ id: request.params.id }, request.caller);
       return customerResource(customer!, request, request.query.context);
@@ -143,7 +169,11 @@ export const customerRoutes: RouteModule = (app, ctx) => {
     method: ['PUT', 'PATCH'],
     url: '/customer/:id',
     config,
-    schema: { params: IdParams, body: UpdateBody },
+    schema: {
+      ...doc('updateCustomer', 'Update a customer', { 200: CustomerSchema, ...errorResponses(409, 422) }),
+      params: IdParams,
+      body: UpdateBody,
+    },
     handler: async (request) => {
       const { id } = request.params as Static<typeof IdParams>;
       const body = request.body as UpdateFields;
@@ -155,7 +185,17 @@ export const customerRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.delete('/customer/:id', { config, schema: { params: IdParams, querystring: DeleteQuery } }, async (request) => {
+  app.delete(
+    '/customer/:id',
+    {
+      config,
+      schema: {
+        ...doc('deleteCustomer', 'Delete a customer', { 200: DeletedCustomer, ...errorResponses(501) }),
+        params: IdParams,
+        querystring: DeleteQuery,
+      },
+    },
+    async (request) => {
     const force = request.query.force || (request.body as { force?: unknown } | undefined)?.force === true;
     if (!force) {
       throw new DomainError('rest_trash_not_supported', 501, "Users do not support trashing. Set 'force' to true to delete.");

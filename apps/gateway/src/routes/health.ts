@@ -2,7 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { DomainError, toErrorBody } from '@storefront/errors';
 import { anonymousCaller } from '@storefront/grpc-client';
 import type { EventTransport } from '@storefront/events';
+import { Type } from 'typebox';
 import type { ServiceClients } from '../clients';
+import { documented, errorResponses } from '../http/responses';
+
+const doc = documented('gateway');
+const Alive = Type.Object({ status: Type.String({ enum: ['ok'] }) }, { title: 'Alive' });
+const Ready = Type.Object(
+  {
+    status: Type.String({ enum: ['ready'] }),
+    services: Type.Record(Type.String(), Type.String(), { description: 'Service name -> SERVING / NOT_SERVING / UNAVAILABLE.' }),
+  },
+  { title: 'Ready' },
+);
 
 const CHECK_DEADLINE_MS = 1000;
 
@@ -13,9 +25,15 @@ const CHECK_DEADLINE_MS = 1000;
  * what is not ready.
  */
 export function healthRoutes(app: FastifyInstance, clients: ServiceClients, transport: EventTransport): void {
-  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { access: 'public' }, schema: doc('checkLiveness', 'Liveness: the process answers', { 200: Alive }) }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { access: 'public' } }, async (request, reply) => {
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public' },
+      schema: doc('checkReadiness', 'Readiness: every backing service and the event bus are up', { 200: Ready, ...errorResponses(503) }),
+    },
+   async (request, reply) => {
     const caller = anonymousCaller(request.id);
     const entries = await Promise.all(
       Object.entries(clients.health).map(async ([name, client]) => {

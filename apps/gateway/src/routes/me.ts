@@ -1,9 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { customers } from '@storefront/proto';
-import { AddressPatch } from '../http/schemas';
+import { Address, AddressPatch } from '../http/schemas';
+import { documented, errorResponses } from '../http/responses';
 import { addressPatch, restAddress } from '../resources/address';
-import { notificationsResource, privacyResource, profileResource } from '../resources/profile';
+import {
+  NotificationPreferencesSchema,
+  notificationsResource,
+  PrivacyPreferencesSchema,
+  privacyResource,
+  profileResource,
+  ProfileSchema,
+} from '../resources/profile';
 import type { RouteModule } from '../context';
 
 const ProfileBody = Type.Object(
@@ -39,7 +47,18 @@ const PrivacyBody = Type.Object(
   { additionalProperties: false },
 );
 
-const AddressKind = Type.Object({ kind: Type.String() });
+const AddressKind = Type.Object({
+  kind: Type.String({ description: 'billing or shipping (anything else is 404).' }),
+});
+
+const doc = documented('customers');
+const MenuItem = Type.Object(
+  { id: Type.String(), label: Type.String(), url: Type.String(), order: Type.Integer(), icon: Type.String() },
+  { title: 'MenuItem' },
+);
+const Addresses = Type.Object({ billing: Address, shipping: Address }, { title: 'Addresses' });
+const PasswordChanged = Type.Object({ updated: Type.Boolean() }, { title: 'PasswordChanged' });
+const ErasureRequest = Type.Object({ request_id: Type.String(), status: Type.String() }, { title: 'ErasureRequest' });
 
 function withPaymentMethodsItem(items: customers.MenuItem[], available: boolean): customers.MenuItem[] {
   const others = items.filter((i) => i.id !== 'payment-methods');
@@ -57,7 +76,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
   const profile = ctx.clients.customers.profile;
   const config = { access: 'logged_in' as const };
 
-  app.get('/me', { config }, async (request) => {
+  app.get('/me', { config, schema: doc('getProfile', 'Get the signed-in customer\'s profile', { 200: ProfileSchema }) }, async (request) => {
     const res = await profile.getProfile({}, request.caller);
     return profileResource(res.profile!, request);
   });
@@ -66,7 +85,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
     method: UPDATE,
     url: '/me',
     config,
-    schema: { body: ProfileBody },
+    schema: { ...doc('updateProfile', 'Update the profile', { 200: ProfileSchema, ...errorResponses(409, 422) }), body: ProfileBody },
     handler: async (request: FastifyRequest) => {
       const b = request.body as Static<typeof ProfileBody>;
       const res = await profile.updateProfile(
@@ -87,7 +106,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
     method: UPDATE,
     url: '/me/password',
     config,
-    schema: { body: PasswordBody },
+    schema: { ...doc('changePassword', 'Change the password', { 200: PasswordChanged, ...errorResponses(422) }), body: PasswordBody },
     handler: async (request: FastifyRequest) => {
       const b = request.body as Static<typeof PasswordBody>;
       await profile.changePassword({ currentPassword: b.current_password, newPassword: b.new_password }, request.caller);
@@ -96,7 +115,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.get('/me/menu', { config }, async (request) => {
+  app.get('/me/menu', { config, schema: doc('getMenu', 'Get the account menu', { 200: Type.Array(MenuItem) }) }, async (request) => {
     const [{ items }, tokenization] = await Promise.all([
       profile.getMenu({}, request.caller),
       ctx.clients.payments?.paymentGateway.getTokenizationStatus({}, request.caller),
@@ -111,7 +130,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
     }));
   });
 
-  app.get('/me/addresses', { config }, async (request) => {
+  app.get('/me/addresses', { config, schema: doc('getAddresses', 'Get the billing and shipping addresses', { 200: Addresses }) }, async (request) => {
     const res = await profile.getAddresses({}, request.caller);
     return { billing: restAddress(res.billing), shipping: restAddress(res.shipping) };
   });
@@ -120,7 +139,11 @@ export const meRoutes: RouteModule = (app, ctx) => {
     method: UPDATE,
     url: '/me/addresses/:kind',
     config,
-    schema: { params: AddressKind, body: AddressPatch },
+    schema: {
+      ...doc('updateAddress', 'Update the billing or shipping address', { 200: Address, ...errorResponses(422) }),
+      params: AddressKind,
+      body: AddressPatch,
+    },
     handler: async (request: FastifyRequest) => {
       // customers checks the kind (404 rest_no_route for anything but billing/shipping).
       const { kind } = request.params as Static<typeof AddressKind>;
@@ -132,14 +155,20 @@ export const meRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.get('/me/notifications', { config }, async (request) =>
+  app.get(
+    '/me/notifications',
+    { config, schema: doc('getNotificationPreferences', 'Get email preferences', { 200: NotificationPreferencesSchema }) },
+   async (request) =>
     notificationsResource((await profile.getNotificationPreferences({}, request.caller)).preferences),
   );
   app.route({
     method: UPDATE,
     url: '/me/notifications',
     config,
-    schema: { body: NotificationsBody },
+    schema: {
+      ...doc('updateNotificationPreferences', 'Update email preferences', { 200: NotificationPreferencesSchema }),
+      body: NotificationsBody,
+    },
     handler: async (request: FastifyRequest) => {
       const b = request.body as Static<typeof NotificationsBody>;
       const res = await profile.updateNotificationPreferences(
@@ -150,14 +179,20 @@ export const meRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.get('/me/privacy', { config }, async (request) =>
+  app.get(
+    '/me/privacy',
+    { config, schema: doc('getPrivacyPreferences', 'Get privacy preferences', { 200: PrivacyPreferencesSchema }) },
+   async (request) =>
     privacyResource((await profile.getPrivacyPreferences({}, request.caller)).preferences),
   );
   app.route({
     method: UPDATE,
     url: '/me/privacy',
     config,
-    schema: { body: PrivacyBody },
+    schema: {
+      ...doc('updatePrivacyPreferences', 'Update privacy preferences', { 200: PrivacyPreferencesSchema }),
+      body: PrivacyBody,
+    },
     handler: async (request: FastifyRequest) => {
       const b = request.body as Static<typeof PrivacyBody>;
       const res = await profile.updatePrivacyPreferences(
@@ -168,7 +203,10 @@ export const meRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.post('/me/privacy/erase-request', { config }, async (request) => {
+  app.post(
+    '/me/privacy/erase-request',
+    { config, schema: doc('requestErasure', 'Request erasure of personal data', { 200: ErasureRequest, ...errorResponses(409) }) },
+   async (request) => {
     const res = await profile.requestErasure({}, request.caller);
     return { request_id: res.requestId, status: res.status };
   });

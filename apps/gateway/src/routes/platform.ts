@@ -4,6 +4,8 @@ import { unauthorized } from '@storefront/errors';
 import type { customers } from '@storefront/proto';
 import { clearSessionCookie } from '../http/cookies';
 import { formatDateTime } from '../http/dates';
+import { documented, errorResponses } from '../http/responses';
+import { DateTime } from '../http/schemas';
 import { sessionIdOf } from '../auth/session-cookie';
 import type { RouteModule } from '../context';
 
@@ -25,6 +27,43 @@ const SiteSettingsBody = Type.Object(
   { additionalProperties: false },
 );
 
+const doc = documented('customers');
+
+export const SiteSettingsSchema = Type.Object(
+  {
+    users_can_register: Type.Boolean(),
+    store_name: Type.String(),
+    site_url: Type.String({ description: 'Base of storefront links; "" means the URL the API is served from.' }),
+    currency: Type.String({ description: 'ISO 4217 code.' }),
+    prices_include_tax: Type.Boolean(),
+    logo_url: Type.String(),
+  },
+  { title: 'SiteSettings' },
+);
+
+const ApplicationPasswordSchema = Type.Object(
+  {
+    uuid: Type.String(),
+    name: Type.String(),
+    created: DateTime(),
+    last_used: DateTime('When it last authenticated a request; null: never.'),
+  },
+  { title: 'ApplicationPassword' },
+);
+const NewApplicationPasswordSchema = Type.Object(
+  {
+    ...ApplicationPasswordSchema.properties,
+    password: Type.String({ description: 'Shown once: use it as the Basic password with your login.' }),
+  },
+  { title: 'NewApplicationPassword' },
+);
+const DeletedApplicationPassword = Type.Object(
+  { deleted: Type.Boolean(), previous: ApplicationPasswordSchema },
+  { title: 'DeletedApplicationPassword' },
+);
+const NonceSchema = Type.Object({ nonce: Type.String({ description: 'Send as X-Platform-Nonce with the session cookie.' }) }, { title: 'Nonce' });
+const LoggedOut = Type.Object({ logged_out: Type.Boolean() }, { title: 'LoggedOut' });
+
 export function siteSettingsResource(s: customers.SiteSettings | undefined) {
   return {
     users_can_register: s?.usersCanRegister ?? true,
@@ -45,7 +84,13 @@ export const platformRoutes: RouteModule = (app, ctx) => {
   const { auth, settings } = ctx.clients.customers;
 
   // The nonce needs only the cookie: it is what a same-origin page uses to obtain its first nonce.
-  app.get('/nonce', { config: { access: 'public' } }, async (request: FastifyRequest) => {
+  app.get(
+    '/nonce',
+    {
+      config: { access: 'public' },
+      schema: doc('getNonce', 'Get a REST nonce for the session cookie', { 200: NonceSchema, ...errorResponses(401) }),
+    },
+   async (request: FastifyRequest) => {
     const token = request.sessionToken;
     if (!token) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
     const { session } = await auth.resolveSession({ sessionId: token }, request.caller).catch(() => ({ session: undefined }));
@@ -53,7 +98,10 @@ export const platformRoutes: RouteModule = (app, ctx) => {
     return { nonce: ctx.nonces.issue(token) };
   });
 
-  app.post('/logout', { config: { access: 'public' } }, async (request, reply) => {
+  app.post(
+    '/logout',
+    { config: { access: 'public' }, schema: doc('logOut', 'Log out (ends the session)', { 200: LoggedOut, ...errorResponses(401) }) },
+   async (request, reply) => {
     const token = request.sessionToken;
     clearSessionCookie(request, reply);
     if (!token) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
@@ -63,12 +111,30 @@ export const platformRoutes: RouteModule = (app, ctx) => {
   });
 
   const userConfig = { access: 'platform_user' as const };
-  app.get('/users/me/application-passwords', { config: userConfig }, async (request) => {
+  app.get(
+    '/users/me/application-passwords',
+    {
+      config: userConfig,
+      schema: doc('listApplicationPasswords', 'List your application passwords', { 200: Type.Array(ApplicationPasswordSchema) }),
+    },
+   async (request) => {
     const { applicationPasswords } = await auth.listApplicationPasswords({}, request.caller);
     return applicationPasswords.map(appPasswordResource);
   });
 
-  app.post('/users/me/application-passwords', { config: userConfig, schema: { body: AppPasswordBody } }, async (request, reply) => {
+  app.post(
+    '/users/me/application-passwords',
+    {
+      config: userConfig,
+      schema: {
+        ...doc('createApplicationPassword', 'Create an application password (for HTTP Basic)', {
+          201: NewApplicationPasswordSchema,
+          ...errorResponses(409, 422),
+        }),
+        body: AppPasswordBody,
+      },
+    },
+   async (request, reply) => {
     const res = await auth.createApplicationPassword({ name: request.body.name }, request.caller);
     reply.code(201);
     return { ...appPasswordResource(res.applicationPassword), password: res.password };
@@ -76,7 +142,13 @@ export const platformRoutes: RouteModule = (app, ctx) => {
 
   app.delete(
     '/users/me/application-passwords/:uuid',
-    { config: userConfig, schema: { params: UuidParams } },
+    {
+      config: userConfig,
+      schema: {
+        ...doc('deleteApplicationPassword', 'Revoke an application password', { 200: DeletedApplicationPassword }),
+        params: UuidParams,
+      },
+    },
     async (request) => {
       const res = await auth.revokeApplicationPassword({ uuid: request.params.uuid }, request.caller);
       ctx.cache.evictUser(request.caller.userId);
@@ -85,14 +157,20 @@ export const platformRoutes: RouteModule = (app, ctx) => {
   );
 
   const adminConfig = { access: 'admin' as const };
-  app.get('/settings', { config: adminConfig }, async (request) =>
+  app.get(
+    '/settings',
+    { config: adminConfig, schema: doc('getSiteSettings', 'Get the site options', { 200: SiteSettingsSchema }) },
+   async (request) =>
     siteSettingsResource((await settings.getSiteSettings({}, request.caller)).settings),
   );
   app.route({
     method: ['PATCH', 'PUT', 'POST'],
     url: '/settings',
     config: adminConfig,
-    schema: { body: SiteSettingsBody },
+    schema: {
+      ...doc('updateSiteSettings', 'Update the site options', { 200: SiteSettingsSchema, ...errorResponses(422) }),
+      body: SiteSettingsBody,
+    },
     handler: async (request: FastifyRequest) => {
       const b = request.body as Static<typeof SiteSettingsBody>;
       const res = await settings.updateSiteSettings(

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { DomainError, notFound } from '@storefront/errors';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule } from '../context';
-import { statesResource } from '../resources/region';
+import { statesResource, StatesSchema } from '../resources/region';
+import { documented, errorResponses } from '../http/responses';
 
 const CountryCode = Type.String({
   pattern: '^[A-Za-z]{2}$',
@@ -36,12 +37,27 @@ export const regionRoutes: RouteModule = (app, ctx) => {
   const regions = ctx.clients.fulfillment?.region;
   if (!regions) return;
 
-  app.get('/checkout/states', { config: { access: 'public' }, schema: { querystring: StatesQuery } }, (request) =>
+  app.get(
+    '/checkout/states',
+    {
+      config: { access: 'public' },
+      schema: {
+        ...documented('fulfillment')('getCheckoutStates', 'Get the states of a country (checkout form)', { 200: StatesSchema, ...errorResponses(404) }),
+        querystring: StatesQuery,
+      },
+    },
+    (request) =>
     statesOf(regions, request.query.country_code, request),
   );
 
   // Part of the orders controller, hence manage_options.
-  app.get('/order/get_states/:cc', { config: { access: 'admin' }, schema: { params: StatesParams } }, (request) =>
+  app.get(
+    '/order/get_states/:cc',
+    {
+      config: { access: 'admin' },
+      schema: { ...documented('fulfillment')('getCountryStates', 'Get the states of a country (order admin)', { 200: StatesSchema }), params: StatesParams },
+    },
+    (request) =>
     statesOf(regions, request.params.cc, request),
   );
 };

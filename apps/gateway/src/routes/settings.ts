@@ -1,9 +1,52 @@
+import { Type } from 'typebox';
 import type { RouteModule } from '../context';
+import { documented } from '../http/responses';
 import { siteSettingsResource } from './platform';
+
+const S = Type.String;
+export const StoreSettingsSchema = Type.Object(
+  {
+    store_name: S(),
+    site_url: S(),
+    logo_url: S(),
+    store_address: Type.Object({
+      address_1: S(),
+      address_2: S(),
+      city: S(),
+      state: S(),
+      postcode: S(),
+      country: S(),
+    }),
+    currency: S(),
+    currency_symbol: S(),
+    currency_position: S(),
+    thousand_separator: S(),
+    decimal_separator: S(),
+    price_decimals: Type.Integer(),
+    prices_include_tax: Type.Boolean(),
+    pages: Type.Object({ shop: S(), cart: S(), checkout: S(), my_account: S(), terms: S() }),
+    checkout: Type.Object({
+      guest_checkout: Type.Boolean(),
+      place_order_label: S(),
+      users_can_register: Type.Boolean(),
+      min_password_length: Type.Integer(),
+    }),
+    weight_unit: S(),
+    dimension_unit: S(),
+    addons: Type.Array(S()),
+  },
+  { title: 'StoreSettings' },
+);
 
 /** `GET /settings`: the store settings object (identity, currency, pages, checkout options). */
 export const settingsRoutes: RouteModule = (app, ctx) => {
-  app.get('/settings', { config: { access: 'admin' } }, async (request) => {
+  app.get(
+    '/settings',
+    {
+      config: { access: 'admin' },
+      schema: documented('customers')('getStoreSettings', 'Get the store settings', { 200: StoreSettingsSchema }),
+    },
+   async (request) => {
     const { settings } = await ctx.clients.customers.settings.getStoreSettings({}, request.caller);
     const s = settings!;
     const site = siteSettingsResource(s.site);

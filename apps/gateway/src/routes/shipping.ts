@@ -4,18 +4,20 @@ import { invalidParams } from '@storefront/errors';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule, TypedApp } from '../context';
 import { setPaginationHeaders } from '../http/pagination';
+import { DeletedSchema, documented, errorResponses } from '../http/responses';
 import { Id, MAX_ID } from '../http/schemas';
 import {
   METHOD_FIELDS,
   MethodInstanceSchema,
   methodResource,
   methodTypeResource,
+  MethodTypeSchema,
   methodUrl,
   zoneResource,
   ZoneSchema,
   zoneUrl,
 } from '../resources/shipping';
-import { regionsResource } from '../resources/region';
+import { regionsResource, RegionsSchema } from '../resources/region';
 import { zoneMethodsDiscovery } from '../resources/shipping-method-discovery';
 
 type ShippingClient = FulfillmentClients['shipping'];
@@ -102,17 +104,29 @@ function setWholeListHeaders(request: FastifyRequest, reply: FastifyReply, count
 }
 
 const config = { access: 'admin' as const };
+const doc = documented('fulfillment');
+const DeletedZone = DeletedSchema(ZoneSchema, 'DeletedShippingZone');
+const DeletedMethod = DeletedSchema(MethodInstanceSchema, 'DeletedShippingMethodInstance');
 
 function zoneRoutes(app: TypedApp, shipping: ShippingClient): void {
   const zoneConfig = { ...config, itemSchema: ZoneSchema };
 
-  app.get('/shipping/zones', { config: zoneConfig }, async (request, reply) => {
+  app.get(
+    '/shipping/zones',
+    { config: zoneConfig, schema: doc('listShippingZones', 'List shipping zones', { 200: Type.Array(ZoneSchema) }) },
+   async (request, reply) => {
     const { zones } = await shipping.listZones({}, request.caller);
     setWholeListHeaders(request, reply, zones.length);
     return zones.map((zone) => zoneResource(zone, request));
   });
 
-  app.post('/shipping/zones', { config: zoneConfig, schema: { body: CreateZoneBody } }, async (request, reply) => {
+  app.post(
+    '/shipping/zones',
+    {
+      config: zoneConfig,
+      schema: { ...doc('createShippingZone', 'Create a shipping zone', { 201: ZoneSchema, ...errorResponses(409, 422) }), body: CreateZoneBody },
+    },
+    async (request, reply) => {
     const b = request.body;
     const { zone } = await shipping.createZone(
       { name: b.zone_name, locations: b.zone_locations ?? [], postcodes: b.zone_postcodes ?? '', order: b.zone_order },
@@ -122,7 +136,10 @@ function zoneRoutes(app: TypedApp, shipping: ShippingClient): void {
     return zoneResource(zone!, request);
   });
 
-  app.get('/shipping/zones/:zone_id', { config: zoneConfig, schema: { params: ZoneParams } }, async (request) => {
+  app.get(
+    '/shipping/zones/:zone_id',
+    { config: zoneConfig, schema: { ...doc('getShippingZone', 'Get a shipping zone', { 200: ZoneSchema }), params: ZoneParams } },
+    async (request) => {
     const { zone } = await shipping.getZone({ id: request.params.zone_id }, request.caller);
     return zoneResource(zone!, request);
   });
@@ -131,7 +148,11 @@ function zoneRoutes(app: TypedApp, shipping: ShippingClient): void {
     method: ['PUT', 'PATCH'],
     url: '/shipping/zones/:zone_id',
     config: zoneConfig,
-    schema: { params: ZoneParams, body: UpdateZoneBody },
+    schema: {
+      ...doc('updateShippingZone', 'Update a shipping zone', { 200: ZoneSchema, ...errorResponses(409, 422) }),
+      params: ZoneParams,
+      body: UpdateZoneBody,
+    },
     handler: async (request) => {
       const { zone_id: id } = request.params as Static<typeof ZoneParams>;
       const b = request.body as Static<typeof UpdateZoneBody>;
@@ -151,7 +172,13 @@ function zoneRoutes(app: TypedApp, shipping: ShippingClient): void {
   });
 
   // The spec's zone delete takes no `force`: zones are deleted outright, with their methods.
-  app.delete('/shipping/zones/:zone_id', { config: zoneConfig, schema: { params: ZoneParams } }, async (request) => {
+  app.delete(
+    '/shipping/zones/:zone_id',
+    {
+      config: zoneConfig,
+      schema: { ...doc('deleteShippingZone', 'Delete a shipping zone and its methods', { 200: DeletedZone, ...errorResponses(422) }), params: ZoneParams },
+    },
+    async (request) => {
     const { previous } = await shipping.deleteZone({ id: request.params.zone_id }, request.caller);
     return { deleted: true, previous: zoneResource(previous!, request) };
   });
@@ -161,13 +188,32 @@ function zoneMethodRoutes(app: TypedApp, shipping: ShippingClient): void {
   const url = '/shipping/zones/:zone_id/methods';
   const methodConfig = { ...config, itemSchema: MethodInstanceSchema };
 
-  app.get(url, { config: methodConfig, schema: { params: ZoneParams } }, async (request, reply) => {
+  app.get(
+    url,
+    {
+      config: methodConfig,
+      schema: {
+        ...doc('listZoneShippingMethods', 'List the method instances of a zone', { 200: Type.Array(MethodInstanceSchema) }),
+        params: ZoneParams,
+      },
+    },
+    async (request, reply) => {
     const { methods } = await shipping.listZoneMethods({ zoneId: request.params.zone_id }, request.caller);
     setWholeListHeaders(request, reply, methods.length);
     return methods.map((method) => methodResource(method, request));
   });
 
-  app.post(url, { config: methodConfig, schema: { params: ZoneParams, body: CreateMethodBody } }, async (request, reply) => {
+  app.post(
+    url,
+    {
+      config: methodConfig,
+      schema: {
+        ...doc('createZoneShippingMethod', 'Add a method instance to a zone', { 201: MethodInstanceSchema, ...errorResponses(422) }),
+        params: ZoneParams,
+        body: CreateMethodBody,
+      },
+    },
+    async (request, reply) => {
     const b = request.body;
     const { method } = await shipping.createZoneMethod(
       {
@@ -202,7 +248,13 @@ function methodInstanceRoutes(app: TypedApp, shipping: ShippingClient): void {
   const methodConfig = { ...config, itemSchema: MethodInstanceSchema };
   const address = (p: Static<typeof MethodParams>) => ({ methodId: p.method_id, instanceId: p.instance_id });
 
-  app.get(url, { config: methodConfig, schema: { params: MethodParams } }, async (request) => {
+  app.get(
+    url,
+    {
+      config: methodConfig,
+      schema: { ...doc('getShippingMethodInstance', 'Get a shipping method instance', { 200: MethodInstanceSchema }), params: MethodParams },
+    },
+    async (request) => {
     const { method } = await shipping.getMethod(address(request.params), request.caller);
     return methodResource(method!, request);
   });
@@ -211,7 +263,11 @@ function methodInstanceRoutes(app: TypedApp, shipping: ShippingClient): void {
     method: ['PUT', 'PATCH'],
     url,
     config: methodConfig,
-    schema: { params: MethodParams, body: UpdateMethodBody },
+    schema: {
+      ...doc('updateShippingMethodInstance', 'Update a shipping method instance', { 200: MethodInstanceSchema, ...errorResponses(422) }),
+      params: MethodParams,
+      body: UpdateMethodBody,
+    },
     handler: async (request) => {
       const b = request.body as Static<typeof UpdateMethodBody>;
       const { method } = await shipping.updateMethod(
@@ -229,20 +285,32 @@ function methodInstanceRoutes(app: TypedApp, shipping: ShippingClient): void {
     },
   });
 
-  app.delete(url, { config: methodConfig, schema: { params: MethodParams } }, async (request) => {
+  app.delete(
+    url,
+    {
+      config: methodConfig,
+      schema: { ...doc('deleteShippingMethodInstance', 'Delete a shipping method instance', { 200: DeletedMethod }), params: MethodParams },
+    },
+    async (request) => {
     const { previous } = await shipping.deleteMethod(address(request.params), request.caller);
     return { deleted: true, previous: methodResource(previous!, request) };
   });
 }
 
 function catalogRoutes(app: TypedApp, shipping: ShippingClient): void {
-  app.get('/shipping/methods', { config }, async (request, reply) => {
+  app.get(
+    '/shipping/methods',
+    { config, schema: doc('listShippingMethodTypes', 'List the shipping method types', { 200: Type.Array(MethodTypeSchema) }) },
+   async (request, reply) => {
     const { methodTypes } = await shipping.listMethodTypes({}, request.caller);
     setWholeListHeaders(request, reply, methodTypes.length);
     return methodTypes.map((type) => methodTypeResource(type, request));
   });
 
-  app.get('/shipping/regions', { config }, async (request) => regionsResource(await shipping.listRegions({}, request.caller)));
+  app.get(
+    '/shipping/regions',
+    { config, schema: doc('listShippingRegions', 'List continents, countries and states', { 200: RegionsSchema }) },
+   async (request) => regionsResource(await shipping.listRegions({}, request.caller)));
 }
 
 /** Shipping zones, their method instances, the method-type catalog and the regions (spec 4.15), manage_options. */

@@ -5,6 +5,7 @@ import type { fulfillment } from '@storefront/proto';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule } from '../context';
 import { registerBatchRoute } from '../http/batch';
+import { DeletedSchema, documented, errorResponses } from '../http/responses';
 import { setPaginationHeaders } from '../http/pagination';
 import { Force, IdParams, MAX_ID, Nullable, Page, PerPage } from '../http/schemas';
 import { taxRateResource, TaxRateSchema } from '../resources/tax-rate';
@@ -106,6 +107,9 @@ function taxRateActions(taxes: FulfillmentClients['tax']) {
   };
 }
 
+const doc = documented('fulfillment');
+const DeletedTaxRate = DeletedSchema(TaxRateSchema, 'DeletedTaxRate');
+
 /** Tax rates (spec 4.4), manage_options. */
 export const taxRoutes: RouteModule = (app, ctx) => {
   const taxes = ctx.clients.fulfillment?.tax;
@@ -120,6 +124,7 @@ export const taxRoutes: RouteModule = (app, ctx) => {
     limit: ctx.config.BATCH_LIMIT,
     createSchema: CreateBody,
     updateSchema: UpdateBody,
+    doc: { tag: 'fulfillment', itemSchema: TaxRateSchema, noun: 'TaxRate', plural: 'TaxRates' },
     handlers: {
       create: (item, request) => actions.create(item, request),
       update: ({ id, ...changes }, request) => actions.update(id, changes, request),
@@ -128,7 +133,10 @@ export const taxRoutes: RouteModule = (app, ctx) => {
     },
   });
 
-  app.get('/taxes', { config, schema: { querystring: ListQuery } }, async (request, reply) => {
+  app.get(
+    '/taxes',
+    { config, schema: { ...doc('listTaxRates', 'List tax rates', { 200: Type.Array(TaxRateSchema) }), querystring: ListQuery } },
+    async (request, reply) => {
     const q = request.query;
     const result = await taxes.listTaxRates(
       { page: q.page, perPage: q.per_page, offset: q.offset, order: q.order, orderby: q.orderby },
@@ -138,13 +146,16 @@ export const taxRoutes: RouteModule = (app, ctx) => {
     return result.taxRates.map((rate) => taxRateResource(rate, request));
   });
 
-  app.post('/taxes', { config, schema: { body: CreateBody } }, async (request, reply) => {
+  app.post(
+    '/taxes',
+    { config, schema: { ...doc('createTaxRate', 'Create a tax rate', { 201: TaxRateSchema, ...errorResponses(422) }), body: CreateBody } },
+    async (request, reply) => {
     const rate = await actions.create(request.body, request);
     reply.code(201).header('Location', `/shop/v1/taxes/${rate.id}`);
     return rate;
   });
 
-  app.get('/taxes/:id', { config, schema: { params: IdParams } }, async (request) => {
+  app.get('/taxes/:id', { config, schema: { ...doc('getTaxRate', 'Get a tax rate', { 200: TaxRateSchema }), params: IdParams } }, async (request) => {
     const { taxRate } = await taxes.getTaxRate({ id: request.params.id }, request.caller);
     return taxRateResource(taxRate!, request);
   });
@@ -153,7 +164,11 @@ export const taxRoutes: RouteModule = (app, ctx) => {
     method: ['PUT', 'PATCH'],
     url: '/taxes/:id',
     config,
-    schema: { params: IdParams, body: UpdateBody },
+    schema: {
+      ...doc('updateTaxRate', 'Update a tax rate', { 200: TaxRateSchema, ...errorResponses(422) }),
+      params: IdParams,
+      body: UpdateBody,
+    },
     handler: async (request) => {
       const { id } = request.params as Static<typeof IdParams>;
       return actions.update(id, request.body as UpdateFields, request);
@@ -162,7 +177,15 @@ export const taxRoutes: RouteModule = (app, ctx) => {
 
   app.delete(
     '/taxes/:id',
-    { config, schema: { params: IdParams, querystring: DeleteQuery, body: DeleteBody } },
+    {
+      config,
+      schema: {
+        ...doc('deleteTaxRate', 'Delete a tax rate', { 200: DeletedTaxRate, ...errorResponses(501) }),
+        params: IdParams,
+        querystring: DeleteQuery,
+        body: DeleteBody,
+      },
+    },
     async (request) => {
       const force = request.query.force || request.body?.force === true;
       return { deleted: true, previous: await actions.delete(request.params.id, force, request) };

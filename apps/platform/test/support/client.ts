@@ -1,3 +1,5 @@
+import { checkResponse } from './contract';
+
 /** A response as the tests look at it. */
 export interface ShopResponse<T = any> {
   status: number;
@@ -64,7 +66,9 @@ export class ShopClient {
     } catch {
       // not JSON (docs page); keep the text
     }
-    return { status: res.status, headers: res.headers, body: parsed };
+    const response = { status: res.status, headers: res.headers, body: parsed };
+    checkResponse(this.baseUrl, method, path, response);
+    return response;
   }
 
   private remember(res: Response): void {

@@ -25,3 +25,32 @@ export function filterByContext<T extends object>(item: T, schema: object, conte
 function isPlainObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+interface JsonSchemaNode {
+  context?: readonly string[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+const EVERY_CONTEXT = ['view', 'edit', 'embed'];
+
+/**
+ * The response schema of a context-filtered resource: a field is required
+ * only when every context shows it (recursively), so the schema holds for
+ * view, edit and embed responses alike. Named by `title` (OpenAPI component).
+ */
+export function contextualResponse(schema: object, title: string): object {
+  const visit = (node: JsonSchemaNode): JsonSchemaNode => {
+    if (!node.properties) return node;
+    const properties = Object.fromEntries(Object.entries(node.properties).map(([key, value]) => [key, visit(value)]));
+    const always = Object.keys(properties).filter((key) => {
+      const context = properties[key].context;
+      return !context || EVERY_CONTEXT.every((c) => context.includes(c));
+    });
+    const { required: _required, ...rest } = node;
+    void _required;
+    return { ...rest, properties, ...(always.length ? { required: always } : {}) };
+  };
+  return { ...visit(JSON.parse(JSON.stringify(schema)) as JsonSchemaNode), title };
+}

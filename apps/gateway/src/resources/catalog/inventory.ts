@@ -5,7 +5,7 @@ import { amountOrNull } from './decimal-amount';
 /** JSON Schema of `POST /inventory/generate-code` (spec 2.6: `{value}`). */
 export const GeneratedCodeSchema = Type.Object({
   value: Type.String({ description: 'A SKU (CAT-NAME-0001) or an in-store EAN-13 barcode (prefix 2), unused by any product.' }),
-});
+}, { title: 'GeneratedCode' });
 
 const ResolvedCodeSchema = Type.Object({
   code: Type.String({ description: 'The code as requested (trimmed).' }),
@@ -18,13 +18,13 @@ const ResolvedCodeSchema = Type.Object({
   price_id: Type.Integer({ description: '0 when the product has no price.' }),
   price: Type.Union([Type.Number(), Type.Null()], { description: 'What one unit costs; null when the product has no price.' }),
   currency: Type.String({ description: 'ISO 4217 code; "" when the product has no price.' }),
-});
+}, { title: 'ResolvedCode' });
 
 /** JSON Schema of `POST /inventory/resolve-codes`: known codes, and the unknown ones (not an error). */
 export const ResolvedCodesSchema = Type.Object({
   items: Type.Array(ResolvedCodeSchema, { description: 'Known codes, in request order.' }),
   unknown: Type.Array(Type.String(), { description: 'Codes that matched no product or variation.' }),
-});
+}, { title: 'ResolvedCodes' });
 
 export function generatedCodeResource(result: catalog.GenerateCodeResponse) {
   return { value: result.value };

@@ -24,7 +24,7 @@ const PriceSchema = Type.Object({
   billing_period: Type.String({ description: '"" for onetime; day, week, month or year.' }),
   billing_interval: Type.Integer(),
   trial_days: Type.Integer(),
-});
+}, { title: 'Price' });
 
 /** JSON Schema of a product (posts shape plus commerce fields; contract "Product"). */
 export const ProductSchema = Type.Object({

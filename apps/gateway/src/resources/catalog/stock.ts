@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import type { catalog } from '@storefront/proto';
 import { formatDateTime } from '../../http/dates';
 import { resourceLinks } from '../../http/links';
+import { LinksSchema } from '../../http/responses';
+import { DateTime } from '../../http/schemas';
 
 const StockStatus = Type.Union(['instock', 'outofstock', 'onbackorder'].map((s) => Type.Literal(s)));
 
@@ -12,13 +14,14 @@ export const StockMovementSchema = Type.Object({
   product_id: Type.Integer(),
   variation_id: Type.Integer({ description: '0: the product itself.' }),
   user_id: Type.Integer({ description: 'Who changed the level; 0: the system (reservations, their expiry).' }),
-  date: Type.String({ description: 'YYYY-MM-DD HH:MM:SS (UTC).' }),
+  date: DateTime(),
   quantity_before: Type.Integer(),
   quantity_after: Type.Integer(),
   delta: Type.Integer({ description: 'quantity_after - quantity_before.' }),
   reason: Type.String({ description: 'manual, reserved, released, expired, order_cancelled, product_update, ... or the caller\'s own.' }),
   note: Type.String(),
-});
+  _links: LinksSchema,
+}, { title: 'StockMovement' });
 
 /** JSON Schema of a stock-adjust result: the level after the change, and the movement that records it. */
 export const StockAdjustmentSchema = Type.Object({
@@ -29,7 +32,7 @@ export const StockAdjustmentSchema = Type.Object({
   manage_stock: Type.Boolean(),
   backorders_allowed: Type.Boolean(),
   movement: StockMovementSchema,
-});
+}, { title: 'StockAdjustment' });
 
 /**
  * Movements have no route of their own, so `self` and `collection` both name

@@ -19,7 +19,7 @@ export const VariationSchema = Type.Object({
   }),
   stock_status: Type.Union(['instock', 'outofstock', 'onbackorder'].map((s) => Type.Literal(s))),
   image: Type.String({ description: 'The variation\'s own image URL, or "".' }),
-});
+}, { title: 'Variation' });
 
 export function variationResource(v: catalog.Variation) {
   return {

@@ -6,6 +6,8 @@ import { baseUrl } from '../../http/links';
 import { paginationHeaders, setPaginationHeaders } from '../../http/pagination';
 import { sendConditional, type ConditionalRead } from '../../http/response-cache';
 import { Context, Force, IdParams, Nullable } from '../../http/schemas';
+import { documented, errorResponses, LinksSchema } from '../../http/responses';
+import { contextualResponse } from '../../resources/catalog/context-filter';
 import type { Presentation } from '../../resources/catalog/presentation';
 import { siteUrlOf } from '../../resources/catalog/site-url';
 
@@ -18,6 +20,9 @@ export interface ContentType<Item extends { id: number }, ListQuery, CreateBody,
   /** Collection path inside shop/v1, e.g. `/shop_product`. */
   path: string;
   itemSchema: TObject;
+  /** Component names: `noun` (Product) for the item, `plural` (Products) for operationIds; default noun + s. */
+  noun: string;
+  plural?: string;
   listQuery: TObject;
   createBody: TObject;
   updateBody: TObject;
@@ -60,6 +65,17 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
   const { site, responses } = ctx;
   const config = { access: 'content' as const, itemSchema: type.itemSchema };
   const itemUrl = `${type.path}/:id`;
+  const doc = documented('catalog');
+  const { noun } = type;
+  const plural = type.plural ?? `${noun}s`;
+  const label = noun.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const Item = Type.Unsafe(
+    contextualResponse({ ...type.itemSchema, properties: { ...type.itemSchema.properties, _links: LinksSchema } }, noun),
+  );
+  const Deleted = Type.Object({ deleted: Type.Boolean(), previous: Item }, { title: `Deleted${noun}` });
+  const ItemOrDeleted = Type.Union([Deleted, Item], {
+    description: 'With force (or when the type has no trash): {deleted, previous}; otherwise the trashed item.',
+  });
   // The site URL (for `link`) comes from the gateway's cache, alongside the catalog call.
   const withSite = async <T>(request: FastifyRequest, call: Promise<T>) =>
     Promise.all([call, siteUrlOf(site, request)]);
@@ -79,7 +95,10 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     return sendConditional(request, reply, responses, key, fetch, (value) => render(value, siteUrl));
   };
 
-  app.get(type.path, { config, schema: { querystring: type.listQuery } }, async (request, reply) => {
+  app.get(
+    type.path,
+    { config, schema: { ...doc(`list${plural}`, `List ${label} items`, { 200: Type.Array(Item) }), querystring: type.listQuery } },
+    async (request, reply) => {
     const query = request.query as ListQuery;
     const cond = conditional(request);
     if (cond) {
@@ -98,7 +117,16 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     return items.map((item) => present(item, request, query.context, siteUrl));
   });
 
-  app.post(type.path, { config, schema: { body: type.createBody } }, async (request, reply) => {
+  app.post(
+    type.path,
+    {
+      config,
+      schema: {
+        ...doc(`create${noun}`, `Create a ${label}`, { 201: Item, ...errorResponses(409, 422) }),
+        body: type.createBody,
+      },
+    },
+    async (request, reply) => {
     const body = request.body as CreateBody & { id?: unknown };
     if (body.id !== undefined && type.existingItemError) throw type.existingItemError();
     const [item, siteUrl] = await withSite(request, type.create(body, request));
@@ -106,7 +134,10 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     return present(item, request, 'edit', siteUrl);
   });
 
-  app.get(itemUrl, { config, schema: { params: IdParams, querystring: ItemQuery } }, async (request, reply) => {
+  app.get(
+    itemUrl,
+    { config, schema: { ...doc(`get${noun}`, `Get a ${label}`, { 200: Item }), params: IdParams, querystring: ItemQuery } },
+    async (request, reply) => {
     const { context } = request.query;
     const cond = conditional(request);
     if (cond) {
@@ -125,7 +156,11 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     method: ['PUT', 'PATCH'],
     url: itemUrl,
     config,
-    schema: { params: IdParams, body: type.updateBody },
+    schema: {
+      ...doc(`update${noun}`, `Update a ${label}`, { 200: Item, ...errorResponses(409, 422) }),
+      params: IdParams,
+      body: type.updateBody,
+    },
     handler: async (request) => {
       const { id } = request.params as { id: number };
       const [item, siteUrl] = await withSite(request, type.update(id, request.body as UpdateBody, request));
@@ -135,7 +170,15 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
 
   app.delete(
     itemUrl,
-    { config, schema: { params: IdParams, querystring: DeleteQuery, body: DeleteBody } },
+    {
+      config,
+      schema: {
+        ...doc(`delete${noun}`, `Delete a ${label} (or move it to the trash)`, { 200: ItemOrDeleted, ...errorResponses(409, 410, 501) }),
+        params: IdParams,
+        querystring: DeleteQuery,
+        body: DeleteBody,
+      },
+    },
     async (request) => {
       const force = request.query.force || request.body?.force === true;
       const [{ item, deleted }, siteUrl] = await withSite(request, type.delete(request.params.id, force, request));

@@ -25,6 +25,7 @@ export const couponRoutes: RouteModule = (app, ctx) => {
     {
       path: '/shop_coupon',
       itemSchema: CouponSchema,
+      noun: 'Coupon',
       listQuery: ListQuery,
       createBody: CouponCreateBody,
       updateBody: CouponUpdateBody,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import { MAX_ID } from '../../http/schemas';
+import { documented, errorResponses } from '../../http/responses';
 import {
   generatedCodeResource,
   GeneratedCodeSchema,
@@ -41,7 +42,13 @@ export const inventoryRoutes: RouteModule = (app, ctx) => {
 
   app.post(
     '/inventory/generate-code',
-    { config: { access, itemSchema: GeneratedCodeSchema }, schema: { body: GenerateBody } },
+    {
+      config: { access, itemSchema: GeneratedCodeSchema },
+      schema: {
+        ...documented('catalog')('generateCode', 'Generate an unused SKU or barcode', { 200: GeneratedCodeSchema, ...errorResponses(404, 422) }),
+        body: GenerateBody,
+      },
+    },
     async (request) => {
       const { type, name, category_id } = request.body;
       return generatedCodeResource(await inventory.generateCode({ type, name, categoryId: category_id }, request.caller));
@@ -50,7 +57,13 @@ export const inventoryRoutes: RouteModule = (app, ctx) => {
 
   app.post(
     '/inventory/resolve-codes',
-    { config: { access, itemSchema: ResolvedCodesSchema }, schema: { body: ResolveBody } },
+    {
+      config: { access, itemSchema: ResolvedCodesSchema },
+      schema: {
+        ...documented('catalog')('resolveCodes', 'Find the products and variations of SKUs or barcodes', { 200: ResolvedCodesSchema }),
+        body: ResolveBody,
+      },
+    },
     async (request) => resolvedCodesResource(await inventory.resolveCodes({ codes: request.body.codes }, request.caller)),
   );
 };

@@ -49,6 +49,7 @@ export const productRoutes: RouteModule = (app, ctx) => {
     {
       path: '/shop_product',
       itemSchema: ProductSchema,
+      noun: 'Product',
       listQuery: ListQuery,
       createBody: ProductCreateBody,
       updateBody: ProductUpdateBody,

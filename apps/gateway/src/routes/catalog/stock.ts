@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import { setPaginationHeaders } from '../../http/pagination';
 import { IdParams, MAX_ID, Page, PerPage } from '../../http/schemas';
+import { documented, errorResponses } from '../../http/responses';
 import {
   StockAdjustmentSchema,
   stockAdjustmentResource,
@@ -39,6 +40,8 @@ const MovementsQuery = Type.Object({
   per_page: PerPage(25),
 });
 
+const doc = documented('catalog');
+
 /** Stock of a product or variation (spec 4.6), edit_shop_products. */
 export const stockRoutes: RouteModule = (app, ctx) => {
   const stock = ctx.clients.catalog?.stock;
@@ -48,7 +51,17 @@ export const stockRoutes: RouteModule = (app, ctx) => {
   // 200, not 201: the adjustment changes an existing level; the movement is its receipt.
   app.post(
     '/products/:id/stock-adjust',
-    { config: { access, itemSchema: StockAdjustmentSchema }, schema: { params: IdParams, body: AdjustBody } },
+    {
+      config: { access, itemSchema: StockAdjustmentSchema },
+      schema: {
+        ...doc('adjustStock', 'Adjust the stock level of a product or variation', {
+          200: StockAdjustmentSchema,
+          ...errorResponses(409, 422),
+        }),
+        params: IdParams,
+        body: AdjustBody,
+      },
+    },
     async (request) => {
       const { action, quantity, variation_id, reason, note } = request.body;
       const result = await stock.adjustStock(
@@ -61,7 +74,14 @@ export const stockRoutes: RouteModule = (app, ctx) => {
 
   app.get(
     '/products/:id/stock-movements',
-    { config: { access, itemSchema: StockMovementSchema }, schema: { params: IdParams, querystring: MovementsQuery } },
+    {
+      config: { access, itemSchema: StockMovementSchema },
+      schema: {
+        ...doc('listStockMovements', 'List the stock movements of a product', { 200: Type.Array(StockMovementSchema), ...errorResponses(422) }),
+        params: IdParams,
+        querystring: MovementsQuery,
+      },
+    },
     async (request, reply) => {
       const q = request.query;
       const result = await stock.listStockMovements(

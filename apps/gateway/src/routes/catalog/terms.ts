@@ -47,6 +47,8 @@ function registerTaxonomy(app: TypedApp, ctx: GatewayContext, terms: CatalogClie
   registerContentType<catalog.Term, TermList, TermWrite, TermWrite>(app, ctx, {
     path: `/${taxonomy}`,
     itemSchema: TERM_SCHEMAS[taxonomy],
+    noun: taxonomy === 'shop_product_category' ? 'ProductCategory' : 'ProductTag',
+    plural: taxonomy === 'shop_product_category' ? 'ProductCategories' : 'ProductTags',
     listQuery: listQuery(taxonomy),
     // Unknown fields (an `id`, read-only fields of a read) are dropped, as the terms controller does.
     createBody: Type.Object(

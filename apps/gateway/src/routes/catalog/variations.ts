@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import { Id } from '../../http/schemas';
+import { documented, errorResponses } from '../../http/responses';
 import { cartVariationsResource, CartVariationsSchema } from '../../resources/catalog/cart-variation';
 
 const ProductParams = Type.Object({ product_id: Id('Product ID.') });
@@ -17,7 +18,16 @@ export const cartVariationRoutes: RouteModule = (app, ctx) => {
 
   app.get(
     '/cart/products/:product_id/variations',
-    { config: { access: 'public', itemSchema: CartVariationsSchema }, schema: { params: ProductParams } },
+    {
+      config: { access: 'public', itemSchema: CartVariationsSchema },
+      schema: {
+        ...documented('catalog')('listCartVariations', 'List the variations a shopper can pick', {
+          200: CartVariationsSchema,
+          ...errorResponses(401, 422),
+        }),
+        params: ProductParams,
+      },
+    },
     async (request) =>
       cartVariationsResource(await lookup.getVariations({ productId: request.params.product_id }, request.caller)),
   );
