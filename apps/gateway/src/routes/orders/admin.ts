@@ -118,6 +118,7 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
     url: '/order/batch',
     access: 'admin',
     limit: ctx.config.BATCH_LIMIT,
+    doc: { tag: 'orders', itemSchema: OrderSchema, noun: 'Order', plural: 'Orders' },
     createSchema: CreateOrderBody,
     updateSchema: UpdateOrderBody,
     handlers: {
