@@ -226,6 +226,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/bundle/{id}/sync-purchasers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant newly added bundle products to past paid purchasers, one page of orders at a time */
+        post: operations["syncBundlePurchasers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cart snapshot of the caller's session. */
+        get: operations["getCart"];
+        put?: never;
+        post?: never;
+        /** Empties the cart. */
+        delete: operations["clearCart"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/cart/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a line (same price and variation: quantities add). */
+        post: operations["addCartItem"];
+        /** Empties the cart. */
+        delete: operations["clearCartItems"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/cart/items/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a line. */
+        delete: operations["removeCartItem"];
+        options?: never;
+        head?: never;
+        /** Changes a line's quantity (0 removes it). */
+        patch: operations["updateCartItem"];
+        trace?: never;
+    };
+    "/shop/v1/cart/items/direct-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empties the cart, adds this line and answers the checkout page URL. */
+        post: operations["directCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/cart/products/{product_id}/variations": {
         parameters: {
             query?: never;
@@ -235,6 +323,125 @@ export interface paths {
         };
         /** List the variations a shopper can pick */
         get: operations["listCartVariations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/cart/refresh-fragments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Re-rendered HTML fragments (cart or checkout mode by the referer). */
+        get: operations["getCartFragments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/coupon/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Applies a coupon code (case-insensitive). */
+        post: operations["applyCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/coupon/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes an applied coupon. */
+        post: operations["removeCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/pay-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pays an existing order (owner, pay_for_order or order_key). Honors Idempotency-Key. */
+        post: operations["payOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/payment-intent/{gateway_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A gateway intent for the cart (via a draft order) or for an order. */
+        post: operations["createPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/place": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Places the order (saga: stock, coupons, order, payment). Honors Idempotency-Key. */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checkout state (spec 2.2). */
+        get: operations["getCheckoutState"];
         put?: never;
         post?: never;
         delete?: never;
@@ -254,6 +461,23 @@ export interface paths {
         get: operations["getCheckoutStates"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/checkout/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pushes field values onto the cart and recalculates. */
+        post: operations["updateCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -298,6 +522,127 @@ export interface paths {
         patch: operations["patchCustomer"];
         trace?: never;
     };
+    "/shop/v1/downloads/{permission_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file of a signed download link (counted when fully streamed) */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sent and failed emails */
+        get: operations["listEmailLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One email-log entry */
+        get: operations["getEmailLog"];
+        put?: never;
+        post?: never;
+        /** Delete one email-log entry */
+        delete: operations["deleteEmailLog"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a logged email again (logged as a new entry) */
+        post: operations["resendEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove entries older than the retention settings now */
+        post: operations["purgeEmailLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs/resendable-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Email types that can be resent */
+        get: operations["listResendableEmailTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/email-logs/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Email-log retention settings */
+        get: operations["getEmailLogSettings"];
+        put?: never;
+        /** Change email-log retention */
+        post: operations["updateEmailLogSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/inventory/generate-code": {
         parameters: {
             query?: never;
@@ -326,6 +671,42 @@ export interface paths {
         put?: never;
         /** Find the products and variations of SKUs or barcodes */
         post: operations["resolveCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity log (public; filtering by customer or order needs manage_options) */
+        get: operations["listLogs"];
+        put?: never;
+        post?: never;
+        /** Delete activity-log entries */
+        delete: operations["deleteLogs"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/logs/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity-log settings */
+        get: operations["getLogSettings"];
+        put?: never;
+        /** Change activity-log settings */
+        post: operations["updateLogSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -386,6 +767,40 @@ export interface paths {
         patch: operations["patchAddress"];
         trace?: never;
     };
+    "/shop/v1/me/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in customer's download permissions */
+        get: operations["listMyDownloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/downloads/{permission_id}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed, expiring link to a purchased file */
+        post: operations["signMyDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/me/menu": {
         parameters: {
             query?: never;
@@ -422,6 +837,91 @@ export interface paths {
         patch: operations["patchNotificationPreferences"];
         trace?: never;
     };
+    "/shop/v1/me/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's orders (drafts excluded), newest first. */
+        get: operations["listMyOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's orders: lines, totals, addresses, payment, downloads. */
+        get: operations["getMyOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the order when its status is cancellable; else 409. */
+        post: operations["cancelMyOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/orders/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The order's invoice URL (its view page). */
+        get: operations["getMyOrderInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/orders/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where to pay an unpaid order; 409 when already paid. */
+        post: operations["payMyOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/me/password": {
         parameters: {
             query?: never;
@@ -438,6 +938,57 @@ export interface paths {
         head?: never;
         /** Change the password */
         patch: operations["patchPassword"];
+        trace?: never;
+    };
+    "/shop/v1/me/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved payment tokens. */
+        get: operations["listMyPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/payment-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the caller's saved payment methods (delegated to its gateway). */
+        delete: operations["deleteMyPaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/payment-methods/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes one of the caller's saved payment methods the default (delegated to its gateway). */
+        post: operations["setMyDefaultPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/shop/v1/me/privacy": {
@@ -476,6 +1027,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/mini-cart/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mini cart. */
+        get: operations["getMiniCart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List orders (filters: status, customer, after, before, search). */
+        get: operations["listOrders"];
+        put?: never;
+        /** Create an order (line items priced by the catalog, totalled by the quote engine). */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/order/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an order. */
+        get: operations["getOrder"];
+        /** Update an order; a status change runs the state machine (paid, refunded...). */
+        put: operations["updateOrder"];
+        post?: never;
+        /** Delete an order permanently. */
+        delete: operations["deleteOrder"];
+        options?: never;
+        head?: never;
+        /** Update an order; a status change runs the state machine (paid, refunded...). */
+        patch: operations["patchOrder"];
+        trace?: never;
+    };
+    "/shop/v1/order/{id}/order_item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a line item (by price_id or product_id) to an editable order. */
+        post: operations["addOrderItem"];
+        /** Remove line items ({item_ids}) from an editable order. */
+        delete: operations["removeOrderItems"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/order/{id}/order_item/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a line item (quantity, meta_data) of an editable order. */
+        put: operations["updateOrderItem"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a line item (quantity, meta_data) of an editable order. */
+        patch: operations["patchOrderItem"];
+        trace?: never;
+    };
+    "/shop/v1/order/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create, update and delete orders in one request */
+        put: operations["putOrders"];
+        /** Create, update and delete orders in one request */
+        post: operations["batchOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Create, update and delete orders in one request */
+        patch: operations["patchOrders"];
+        trace?: never;
+    };
     "/shop/v1/order/get_states/{cc}": {
         parameters: {
             query?: never;
@@ -485,6 +1146,129 @@ export interface paths {
         };
         /** Get the states of a country (order admin) */
         get: operations["getCountryStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment record of an order the caller may see (owner, order key, or manage_options). */
+        get: operations["getOrderPayment"];
+        put?: never;
+        /**
+         * Deprecated: use POST /checkout/place or /checkout/pay-order.
+         * @deprecated
+         */
+        post: operations["createPaymentDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Saves a payment method through its gateway (Idempotency-Key honoured). */
+        post: operations["addPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment-methods/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the caller's saved payment methods. */
+        delete: operations["deletePaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment-methods/{token_id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes one of the caller's saved payment methods the default. */
+        post: operations["setDefaultPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment-methods/setup-intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A setup intent of the card gateway, to confirm client-side and save as a payment method. */
+        post: operations["createSetupIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment record of an order, with its payment attempts in edit context. */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/payment/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every registered payment gateway, available or not, with its metadata. */
+        get: operations["listPaymentGateways"];
         put?: never;
         post?: never;
         delete?: never;
@@ -542,6 +1326,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/settings/payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Settings of every registered gateway (password fields masked). */
+        get: operations["getPaymentGatewaySettings"];
+        /** Replaces the named gateways' settings (unlisted fields reset to defaults), validated per field type. */
+        put: operations["replacePaymentGatewaySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Merges fields into the named gateways' settings, validated and sanitized per field type. */
+        patch: operations["updatePaymentGatewaySettings"];
+        trace?: never;
+    };
+    "/shop/v1/settings/verify-payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Validates and verifies a gateway's settings without storing them. */
+        put: operations["verifyPaymentGatewaySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Validates and verifies a gateway's settings without storing them. */
+        patch: operations["verifyPaymentGatewaySettingsPatch"];
         trace?: never;
     };
     "/shop/v1/shipping/methods": {
@@ -863,6 +1684,24 @@ export interface paths {
         patch: operations["patchTaxRates"];
         trace?: never;
     };
+    "/shop/v1/test-card/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Approve / Decline page of a test_card payment that requires action (HTML). */
+        get: operations["showTestCardAuthorization"];
+        put?: never;
+        /** Approves or declines a test_card payment that requires action; records the result at orders. */
+        post: operations["completeTestCardAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -900,16 +1739,121 @@ export interface components {
             name: string;
             uuid: string;
         };
+        /** AppliedCoupon */
+        AppliedCoupon: {
+            code: string;
+            discount: number;
+        };
         /** BatchItemError */
         BatchItemError: {
             error: components["schemas"]["Error"];
             id?: unknown;
         };
+        /** BundleSyncResult */
+        BundleSyncResult: {
+            /** @description No work left. */
+            done: boolean;
+            /** @description New permissions granted on this page. */
+            granted_downloads: number;
+            /** @description The page to ask next; null when done. */
+            next_page: number | null;
+            page: number;
+            per_page: number;
+            /** @description Orders walked on this page. */
+            processed: number;
+            synced_orders: number[];
+            /** @description Paid orders containing the bundle. */
+            total: number;
+        };
+        /** CartAddItemResult */
+        CartAddItemResult: {
+            item: components["schemas"]["CartLine"];
+            price_id: number;
+            product_id: number;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
+        /** CartClearResult */
+        CartClearResult: {
+            cleared: boolean;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
+        /** CartDirectCheckoutResult */
+        CartDirectCheckoutResult: {
+            item: components["schemas"]["CartLine"];
+            price_id: number;
+            product_id: number;
+            /** @description The checkout page URL. */
+            redirect: string;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
+        /** CartFragments */
+        CartFragments: {
+            [key: string]: string;
+        };
+        /** CartLine */
+        CartLine: {
+            /** @description "" when none. */
+            bogo_coupon: string;
+            bogo_free_units: number;
+            coupon_discount: number;
+            /** @description Image URL, or "". */
+            image: string;
+            /** @description Identifies the line (stable for a price and variation). */
+            item_key: string;
+            name: string;
+            /** @description Unit price. */
+            price: number;
+            price_id: number;
+            product_id: number;
+            quantity: number;
+            /** @description price x quantity, before discounts. */
+            subtotal: number;
+            /** @description 0 when none. */
+            variation_id: number;
+        };
+        /** CartRemoveItemResult */
+        CartRemoveItemResult: {
+            item: components["schemas"]["CartLine"];
+            item_key: string;
+            message: string;
+            price_id: number;
+            product_id: number;
+            removed: boolean;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
+        /** CartSnapshot */
+        CartSnapshot: {
+            applied_coupons: components["schemas"]["AppliedCoupon"][];
+            /** @description ISO 4217 code. */
+            currency: string;
+            /** @description Sum of line quantities. */
+            item_count: number;
+            items: components["schemas"]["CartLine"][];
+            needs_payment: boolean;
+            needs_shipping: boolean;
+            totals: components["schemas"]["CartTotals"];
+        };
+        /** CartTotals */
+        CartTotals: {
+            discount: number;
+            shipping: number;
+            subtotal: number;
+            tax: number;
+            total: number;
+        };
+        /** CartUpdateItemResult */
+        CartUpdateItemResult: {
+            item: components["schemas"]["CartLine"] | null;
+            message: string;
+            price_id: number;
+            product_id: number;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
         /** CartVariation */
         CartVariation: {
-            /** @description The variation's override of the price's amount; null: none. */
+            /** @description Override of the price's amount; null: none. */
             amount: number | null;
-            /** @description Attribute name -> value, in the product's order ({"color": "red"}). */
+            /** @description Attribute name -> value ({"color": "red"}), in order. */
             attributes: {
                 [key: string]: unknown;
             };
@@ -917,12 +1861,12 @@ export interface components {
             id: number;
             /** @description The variation's own image URL, or "". */
             image: string;
-            /** @description What one unit costs (the override, else the price's amount); null without a price. */
+            /** @description What one unit costs: the override, else the price's amount; null without a price. */
             price: number | null;
-            /** @description The price a cart line names with this variation (0: the product has no price). */
+            /** @description The variation's price (written 0: the product's first price; 0 read: no price). */
             price_id: number;
             sku: string;
-            /** @description null when stock is not managed or hidden (hide_stock). */
+            /** @description null when stock is not managed or hidden from this caller (hide_stock). */
             stock_quantity: number | null;
             /** @enum {string} */
             stock_status: "instock" | "outofstock" | "onbackorder";
@@ -931,6 +1875,80 @@ export interface components {
         CartVariations: {
             product_id: number;
             variations: components["schemas"]["CartVariation"][];
+        };
+        /** CheckoutShippingRate */
+        CheckoutShippingRate: {
+            cost: number;
+            id: string;
+            label: string;
+            tax: number;
+        };
+        /** CheckoutState */
+        CheckoutState: {
+            applied_coupons: components["schemas"]["AppliedCoupon"][];
+            available_gateways: {
+                id: string;
+                publishable_key?: string;
+                title: string;
+            }[];
+            branding: {
+                logo_url: string;
+                site_url: string;
+                store_name: string;
+            };
+            cart: {
+                currency: string;
+                items: components["schemas"]["CartLine"][];
+                needs_payment: boolean;
+                needs_shipping: boolean;
+            };
+            checkout_fields: {
+                autocomplete: string;
+                group: string;
+                key: string;
+                label: string;
+                priority: number;
+                required: boolean;
+                type: string;
+            }[];
+            /** @description A rate id, "" when no rate applies. */
+            chosen_shipping_method: string;
+            consent_checkboxes: {
+                checked: boolean;
+                id: string;
+                label: string;
+                required: boolean;
+            }[];
+            currency: string;
+            declared_items: {
+                [key: string]: unknown;
+            }[];
+            /** @description Field values pushed so far. */
+            fields: {
+                [key: string]: string;
+            };
+            /** @description 0 when there is no draft order. */
+            order_id: number;
+            place_order_label: string;
+            selection: {
+                [key: string]: unknown;
+            }[];
+            shipping_rates: components["schemas"]["CheckoutShippingRate"][];
+            totals: components["schemas"]["CartTotals"];
+        };
+        /** CheckoutUpdateResult */
+        CheckoutUpdateResult: {
+            chosen_shipping_method: string;
+            fragments: {
+                [key: string]: string;
+            };
+            /** @description True whenever any total moved. */
+            refresh: boolean;
+            reload: boolean;
+            result: string;
+            shipping_rates: components["schemas"]["CheckoutShippingRate"][];
+            snapshot: components["schemas"]["CartSnapshot"];
+            totals: components["schemas"]["CartTotals"];
         };
         /** Continent */
         Continent: {
@@ -1050,6 +2068,18 @@ export interface components {
             /** @enum {string} */
             readonly type: "shop_coupon";
         };
+        /** CouponApplied */
+        CouponApplied: {
+            applied: boolean;
+            code: string;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
+        /** CouponRemoved */
+        CouponRemoved: {
+            code: string;
+            removed: boolean;
+            snapshot: components["schemas"]["CartSnapshot"];
+        };
         /** Customer */
         Customer: {
             /** @description Related resources, by relation. */
@@ -1108,6 +2138,11 @@ export interface components {
             deleted: boolean;
             previous: components["schemas"]["Customer"];
         };
+        /** DeletedOrder */
+        DeletedOrder: {
+            deleted: boolean;
+            previous: components["schemas"]["Order"];
+        };
         /** DeletedProduct */
         DeletedProduct: {
             deleted: boolean;
@@ -1138,6 +2173,61 @@ export interface components {
             deleted: boolean;
             previous: components["schemas"]["TaxRate"];
         };
+        /** DownloadPermission */
+        DownloadPermission: {
+            /** @description YYYY-MM-DD HH:MM:SS (UTC); null = never. */
+            access_expires: string | null;
+            /** @description YYYY-MM-DD HH:MM:SS (UTC). */
+            access_granted: string | null;
+            /** @description Completed downloads so far. */
+            download_count: number;
+            download_id: string;
+            download_name: string;
+            /** @description Downloads left; -1 = unlimited. */
+            downloads_remaining: number;
+            file_name: string;
+            is_expired: boolean;
+            order_id: number;
+            readonly permission_id: number;
+            product_id: number;
+            product_name: string;
+        };
+        /** EmailLog */
+        EmailLog: {
+            /** @description Hypermedia links (self, collection). */
+            _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            /** @description The text part as sent. */
+            body: string;
+            /** @description YYYY-MM-DD HH:MM:SS (UTC). */
+            created_at: string | null;
+            /** @description The mail server error when failed, else "". */
+            error: string;
+            readonly id: number;
+            /** @description Id of the entry this one re-sends, 0 when none. */
+            resent_from: number;
+            /** @description When the server accepted it; null when it did not. */
+            sent_at: string | null;
+            /** @enum {string} */
+            status: "sent" | "failed";
+            subject: string;
+            /** @description Recipient address. */
+            to: string;
+            /** @description Email type (see /email-logs/resendable-types). */
+            type: string;
+        };
+        /** EmailLogSettings */
+        EmailLogSettings: {
+            /** @description Days to keep failed entries (0 = forever). */
+            retention_days_failed: number;
+            /** @description Days to keep sent entries (0 = forever). */
+            retention_days_sent: number;
+        };
         /** ErasureRequest */
         ErasureRequest: {
             request_id: string;
@@ -1161,6 +2251,21 @@ export interface components {
             /** @description A SKU (CAT-NAME-0001) or an in-store EAN-13 barcode (prefix 2), unused by any product. */
             value: string;
         };
+        /** LogEntry */
+        LogEntry: {
+            /** @description PII-free details (ids, statuses). */
+            context: {
+                [key: string]: unknown;
+            };
+            /** @description YYYY-MM-DD HH:MM:SS (UTC). */
+            created_at: string | null;
+            readonly id: number;
+            message: string;
+            /** @description Publishing area (orders, payments, catalog...). */
+            source: string;
+            /** @enum {string} */
+            status: "info" | "success" | "warning" | "error";
+        };
         /** LoggedOut */
         LoggedOut: {
             logged_out: boolean;
@@ -1171,6 +2276,13 @@ export interface components {
             /** @description Where to go next (same site). */
             redirect_url: string;
         };
+        /** LogSettings */
+        LogSettings: {
+            /** @description Record activity entries. */
+            enabled: boolean;
+            /** @description Days to keep entries (0 = forever). */
+            retention_days: number;
+        };
         /** MenuItem */
         MenuItem: {
             icon: string;
@@ -1178,6 +2290,26 @@ export interface components {
             label: string;
             order: number;
             url: string;
+        };
+        /** MiniCart */
+        MiniCart: {
+            cart_items: components["schemas"]["CartLine"][];
+            cart_items_count: number;
+            /** @description Present when render is true. */
+            cart_items_html?: string;
+            cart_url: string;
+            checkout_url: string;
+            currency: string;
+            is_empty: boolean;
+            shop_url: string;
+            subtotal: number;
+            tax: number;
+            taxes: {
+                amount: number;
+                label: string;
+                rate: string;
+            }[];
+            total: number;
         };
         /** NamespaceIndex */
         NamespaceIndex: {
@@ -1211,6 +2343,204 @@ export interface components {
             order_email: boolean;
             subscribe_to_email: boolean;
         };
+        /** Order */
+        Order: {
+            _links: {
+                [key: string]: unknown;
+            };
+            billing: components["schemas"]["Address"];
+            coupon_lines: {
+                code: string;
+                discount: number;
+                id: number;
+            }[];
+            /** @description edit context: checkout | admin. */
+            created_via?: string;
+            /** @description ISO 4217 code. */
+            currency: string;
+            /** @description 0 for a guest order. */
+            customer_id: number;
+            customer_note: string;
+            date_completed: string | null;
+            date_created: string | null;
+            date_modified: string | null;
+            date_paid: string | null;
+            discount_total: number;
+            readonly id: number;
+            /** @description Sum of line quantities. */
+            item_count: number;
+            line_items: components["schemas"]["OrderLineItem"][];
+            meta_data: {
+                id: number;
+                key: string;
+                value: unknown;
+            }[];
+            needs_payment: boolean;
+            readonly order_key: string;
+            /** @enum {string} */
+            paid_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            payment_method: string;
+            payment_method_title: string;
+            /** @description edit context. */
+            refunded_total?: number;
+            /** @description edit context: the checkout stock reservation. */
+            reservation_id?: string;
+            shipping: components["schemas"]["Address"];
+            shipping_lines: {
+                id: number;
+                instance_id: number;
+                label: string;
+                method_id: string;
+                rate_id: string;
+                total: number;
+                total_tax: number;
+            }[];
+            shipping_total: number;
+            /** @enum {string} */
+            status: "checkout_draft" | "pending_payment" | "processing" | "on_hold" | "completed" | "cancelled" | "refunded" | "failed";
+            /** @description edit context (single order): every transition, oldest first. */
+            status_history?: {
+                /** @description 0: the system. */
+                by_user_id: number;
+                cause: string;
+                date: string | null;
+                /** @description "" for the status the order was created in. */
+                from: string;
+                note: string;
+                to: string;
+            }[];
+            subtotal: number;
+            tax_lines: {
+                compound: boolean;
+                id: number;
+                label: string;
+                /** @description Percentage with 4 places ("20.0000"). */
+                rate: string;
+                rate_id: number;
+                shipping_tax_total: number;
+                tax_total: number;
+            }[];
+            /** @description subtotal - discount_total + shipping_total + total_tax. */
+            total: number;
+            total_tax: number;
+            transaction_id: string;
+        };
+        /** OrderBatch */
+        OrderBatch: {
+            create?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
+            delete?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
+            update?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
+        };
+        /** OrderDetail */
+        OrderDetail: {
+            _links: {
+                [key: string]: unknown;
+            };
+            billing: components["schemas"]["Address"];
+            coupon_lines: {
+                code: string;
+                discount: number;
+                id: number;
+            }[];
+            currency: string;
+            customer_note: string;
+            date_completed: string | null;
+            date_created: string | null;
+            date_modified: string | null;
+            date_paid: string | null;
+            downloadable_items: {
+                line_item_id: number;
+                name: string;
+                product_id: number;
+                quantity: number;
+                variation_id: number;
+            }[];
+            id: number;
+            item_count: number;
+            line_items: components["schemas"]["OrderLineItem"][];
+            needs_payment: boolean;
+            paid_status: string;
+            payment_method: string;
+            payment_method_title: string;
+            shipping: components["schemas"]["Address"];
+            shipping_lines: {
+                id: number;
+                instance_id: number;
+                label: string;
+                method_id: string;
+                rate_id: string;
+                total: number;
+                total_tax: number;
+            }[];
+            status: string;
+            tax_lines: {
+                compound: boolean;
+                id: number;
+                label: string;
+                /** @description Percentage with 4 places ("20.0000"). */
+                rate: string;
+                rate_id: number;
+                shipping_tax_total: number;
+                tax_total: number;
+            }[];
+            totals: {
+                discount: number;
+                shipping: number;
+                subtotal: number;
+                tax: number;
+                total: number;
+            };
+            transaction_id: string;
+        };
+        /** OrderInvoice */
+        OrderInvoice: {
+            /** Format: uri */
+            invoice_url: string;
+            order_id: number;
+        };
+        /** OrderLineItem */
+        OrderLineItem: {
+            discount: number;
+            downloadable: boolean;
+            id: number;
+            meta_data: {
+                id: number;
+                key: string;
+                value: unknown;
+            }[];
+            name: string;
+            /** @description Unit price. */
+            price: number;
+            price_id: number;
+            product_id: number;
+            quantity: number;
+            shipping_required: boolean;
+            sku: string;
+            /** @description price x quantity, before discounts. */
+            subtotal: number;
+            tax: number;
+            /** @description subtotal - discount. */
+            total: number;
+            /** @description 0 when none. */
+            variation_id: number;
+        };
+        /** OrderSummary */
+        OrderSummary: {
+            _links: {
+                [key: string]: unknown;
+            };
+            currency: string;
+            date_completed: string | null;
+            date_created: string | null;
+            date_modified: string | null;
+            date_paid: string | null;
+            id: number;
+            item_count: number;
+            needs_payment: boolean;
+            paid_status: string;
+            status: string;
+            total: number;
+        };
         /** PasswordChanged */
         PasswordChanged: {
             updated: boolean;
@@ -1223,6 +2553,143 @@ export interface components {
         /** PasswordResetRequested */
         PasswordResetRequested: {
             message: string;
+        };
+        /** Payment */
+        Payment: {
+            /** @description Order total in the order currency. */
+            amount: number;
+            /** @description Payment attempts of the order, newest first (edit context). */
+            attempts?: {
+                amount: number;
+                currency: string;
+                date_created: string;
+                decline_reason: string;
+                gateway: string;
+                id: string;
+                /** @description paid | on_hold | requires_action | declined | failed */
+                outcome: string;
+                transaction_id: string;
+            }[];
+            currency: string;
+            gateway: {
+                id: string;
+                title: string;
+            };
+            order_id: number;
+            /** @description unpaid | paid | partially_refunded | refunded */
+            paid_status: string;
+            /** @description Gateway id. */
+            payment_method: string;
+            /** @description Order status. */
+            status: string;
+            transaction_id: string;
+        };
+        /** PaymentGateway */
+        PaymentGateway: {
+            /** @description self and collection links. */
+            _links: {
+                [key: string]: unknown;
+            };
+            admin_fields: {
+                [key: string]: unknown;
+            }[];
+            /** @description Enabled and usable (cart-specific rules aside). */
+            available: boolean;
+            description: string;
+            enabled: boolean;
+            has_fields: boolean;
+            icon: string;
+            id: string;
+            index: number;
+            /** @description 0 = no cap. */
+            max_amount: number;
+            method_description: string;
+            method_title: string;
+            saved_cards: boolean;
+            /** @description Stored settings (edit context; passwords masked). */
+            settings?: {
+                [key: string]: unknown;
+            };
+            supports: string[];
+            supports_intents: boolean;
+            title: string;
+            verify_config: boolean;
+        };
+        /** PaymentGatewaySettings */
+        PaymentGatewaySettings: {
+            [key: string]: unknown;
+        };
+        /** PaymentGatewayVerification */
+        PaymentGatewayVerification: {
+            message: string;
+            verified: boolean;
+        };
+        /** PaymentIntent */
+        PaymentIntent: {
+            client_secret: string;
+            intent_id: string;
+            order_id: number;
+            redirect_url: string;
+            requires_action: boolean;
+        };
+        /** PaymentMethodDefault */
+        PaymentMethodDefault: {
+            default: boolean;
+            token_id: number;
+        };
+        /** PaymentMethodDeleted */
+        PaymentMethodDeleted: {
+            deleted: boolean;
+            token_id: number;
+        };
+        /** PaymentMethodResult */
+        PaymentMethodResult: {
+            message: string;
+            /** @description success */
+            result: string;
+            token: components["schemas"]["PaymentToken"];
+        };
+        /** PaymentResult */
+        PaymentResult: {
+            client_secret: string;
+            currency: string;
+            intent_id: string;
+            message: string;
+            order_id: number;
+            order_key: string;
+            paid_status: string;
+            payment_method: string;
+            /** @description paid | on_hold | requires_action */
+            payment_status: string;
+            /** @description Where the customer goes next (order received page, or the action step). */
+            redirect: string;
+            requires_action: boolean;
+            /** @description success */
+            result: string;
+            /** @description Order status after the payment. */
+            status: string;
+            total: number;
+            transaction_id: string;
+        };
+        /** PaymentToken */
+        PaymentToken: {
+            brand: string;
+            date_created: string;
+            display_name: string;
+            exp_month: number;
+            exp_year: number;
+            gateway: string;
+            id: number;
+            is_default: boolean;
+            last4: string;
+        };
+        /** PayOrderResult */
+        PayOrderResult: {
+            amount: number;
+            currency: string;
+            order_id: number;
+            /** Format: uri */
+            pay_url: string;
         };
         /** Price */
         Price: {
@@ -1274,6 +2741,8 @@ export interface components {
             readonly date: string | null;
             /** @description Creation date, GMT. ISO 8601 without zone (2026-11-22T10:00:00); times are UTC, so the site and GMT forms agree. */
             readonly date_gmt?: string | null;
+            download_expiry?: number;
+            download_limit?: number;
             downloadable?: boolean;
             downloads?: {
                 file: string;
@@ -1450,6 +2919,11 @@ export interface components {
                 login: string;
             };
         };
+        /** ResendableEmailType */
+        ResendableEmailType: {
+            label: string;
+            type: string;
+        };
         /** ResolvedCode */
         ResolvedCode: {
             barcode: string;
@@ -1479,6 +2953,13 @@ export interface components {
             items: components["schemas"]["ResolvedCode"][];
             /** @description Codes that matched no product or variation. */
             unknown: string[];
+        };
+        /** SetupIntent */
+        SetupIntent: {
+            client_secret: string;
+            intent_id: string;
+            /** @description setup */
+            mode: string;
         };
         /** ShippingMethodInstance */
         ShippingMethodInstance: {
@@ -1544,6 +3025,16 @@ export interface components {
             zone_order: number;
             /** @description Newline-separated postcodes, "12*" wildcards, "10000...19999" ranges. */
             zone_postcodes: string;
+        };
+        /** SignedDownload */
+        SignedDownload: {
+            /** @description YYYY-MM-DD HH:MM:SS (UTC). */
+            expires_at: string | null;
+            /** @description Seconds the link is valid (30 to 3600). */
+            expires_in: number;
+            file_name: string;
+            /** @description HMAC-signed link to the file. */
+            url: string;
         };
         /** SiteSettings */
         SiteSettings: {
@@ -1677,6 +3168,12 @@ export interface components {
             delete?: (components["schemas"]["TaxRate"] | components["schemas"]["BatchItemError"])[];
             update?: (components["schemas"]["TaxRate"] | components["schemas"]["BatchItemError"])[];
         };
+        /** TestCardAuthorization */
+        TestCardAuthorization: {
+            order_id: number;
+            paid_status: string;
+            status: string;
+        };
         /** Variation */
         Variation: {
             /** @description Override of the price's amount; null: none. */
@@ -1688,10 +3185,11 @@ export interface components {
             barcode: string;
             currency: string;
             id: number;
+            /** @description The variation's own image URL, or "". */
             image: string;
             /** @description What one unit costs: the override, else the price's amount; null without a price. */
             price: number | null;
-            /** @description The variation's price (written 0: the product's first price). */
+            /** @description The variation's price (written 0: the product's first price; 0 read: no price). */
             price_id: number;
             sku: string;
             /** @description null when stock is not managed or hidden from this caller (hide_stock). */
@@ -2882,6 +4380,634 @@ export interface operations {
             };
         };
     };
+    syncBundlePurchasers: {
+        parameters: {
+            query?: {
+                /** @description Page of paid orders (default 1). */
+                page?: number;
+                /** @description Orders per page (default 25, max 100). */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Page of paid orders (default 1). */
+                    page?: number;
+                    /** @description Orders per page (default 25, max 100). */
+                    per_page?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleSyncResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCart: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartSnapshot"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearCart: {
+        parameters: {
+            query?: {
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartClearResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The price to buy. */
+                    price_id: number;
+                    /** @description Resolved from price_id when absent. */
+                    product_id?: number;
+                    /** @description Units to add (default 1). */
+                    quantity?: number;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                    /** @description Required for variable products. */
+                    variation_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartAddItemResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearCartItems: {
+        parameters: {
+            query?: {
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartClearResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeCartItem: {
+        parameters: {
+            query?: {
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The line's item_key. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartRemoveItemResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The line's item_key. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description New quantity; 0 removes the line. */
+                    quantity: number;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartUpdateItemResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    directCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The price to buy. */
+                    price_id: number;
+                    /** @description Resolved from price_id when absent. */
+                    product_id?: number;
+                    /** @description Units to add (default 1). */
+                    quantity?: number;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                    /** @description Required for variable products. */
+                    variation_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartDirectCheckoutResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCartVariations: {
         parameters: {
             query?: {
@@ -2960,6 +5086,629 @@ export interface operations {
             };
         };
     };
+    getCartFragments: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DOM class name -> re-rendered HTML fragment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartFragments"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    applyCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Case-insensitive. */
+                    coupon_code: string;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponApplied"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    coupon_code?: string;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponRemoved"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    order_id: number;
+                    order_key?: string;
+                    payment_method: string;
+                    /** @description Gateway-specific payment data. */
+                    payment_payload?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gateway_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Checkout field values (billing_*, shipping_*, shipping_method, order_comments, consents). */
+                    fields?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    order_id?: number;
+                    order_key?: string;
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Checkout field values (billing_*, shipping_*, shipping_method, order_comments, consents). */
+                    fields: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description Gateway id. */
+                    payment_method: string;
+                    /** @description Gateway-specific payment data. */
+                    payment_payload?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutState: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Cart session token of a cross-origin client. */
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutState"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCheckoutStates: {
         parameters: {
             query: {
@@ -3018,6 +5767,91 @@ export interface operations {
                 };
             };
             /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Checkout field values (billing_*, shipping_*, shipping_method, order_comments, consents). */
+                    fields: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description Cart session token of a cross-origin client. */
+                    session_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutUpdateResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3773,6 +6607,701 @@ export interface operations {
             };
         };
     };
+    downloadFile: {
+        parameters: {
+            query: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Link expiry (unix seconds). */
+                expires: number;
+                /** @description HMAC signature. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description Download permission id. */
+                permission_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone (expired or exhausted). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmailLogs: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                /** @description Matches recipient or subject. */
+                search?: string;
+                /** @description Only entries with this status. */
+                status?: "sent" | "failed";
+                /** @description Only this email type. */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailLog"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailLog: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailLog"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEmailLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        previous: components["schemas"]["EmailLog"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailLog"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    purgeEmailLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Entries removed. */
+                        deleted: number;
+                        purged: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listResendableEmailTypes: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendableEmailType"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailLogSettings: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailLogSettings"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEmailLogSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days to keep failed entries (0 = forever). */
+                    retention_days_failed: number;
+                    /** @description Days to keep sent entries (0 = forever). */
+                    retention_days_sent: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailLogSettings"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     generateCode: {
         parameters: {
             query?: never;
@@ -3938,6 +7467,333 @@ export interface operations {
                 };
             };
             /** @description Error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLogs: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Only entries about this customer (requires manage_options). */
+                customer_id?: number;
+                /** @description Only entries about this order (requires manage_options). */
+                order_id?: number;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                /** @description Only this status. */
+                status?: "info" | "success" | "warning" | "error";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntry"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Entry ids to delete. */
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Entries removed. */
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLogSettings: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogSettings"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLogSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Record activity entries. */
+                    enabled?: boolean;
+                    /** @description Days to keep entries (0 = forever). */
+                    retention_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogSettings"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,6 +8382,181 @@ export interface operations {
             };
         };
     };
+    listMyDownloads: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadPermission"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signMyDownload: {
+        parameters: {
+            query?: {
+                /** @description Link lifetime in seconds (default 300; clamped into 30 to 3600). */
+                expires_in?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Download permission id. */
+                permission_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Link lifetime in seconds (default 300; clamped into 30 to 3600). */
+                    expires_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedDownload"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone (expired or exhausted). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMenu: {
         parameters: {
             query?: {
@@ -4804,6 +8835,388 @@ export interface operations {
             };
         };
     };
+    listMyOrders: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Items per page (values over 100 are capped). */
+                per_page?: number;
+                /** @description Comma-separated statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderSummary"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyOrder: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetail"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelMyOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetail"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyOrderInvoice: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderInvoice"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payMyOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayOrderResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -4957,6 +9370,199 @@ export interface operations {
             };
             /** @description Refused by a domain rule. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyPaymentMethods: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentToken"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMyPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved token id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodDeleted"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMyDefaultPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved token id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodDefault"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5259,6 +9865,1601 @@ export interface operations {
             };
         };
     };
+    getMiniCart: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description When false, cart_items_html is omitted. */
+                render?: boolean;
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MiniCart"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning service is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Created on or after (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC). */
+                after?: string;
+                /** @description Created on or before (inclusive; a date alone covers the day). */
+                before?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+                /** @description Orders of this customer id. */
+                customer?: number;
+                /** @description Drop these meta_data keys. */
+                exclude_meta?: string[];
+                /** @description Only these meta_data keys. */
+                include_meta?: string[];
+                /** @description Rows to skip; when > 0 it replaces page. */
+                offset?: number;
+                /** @description Sort direction. */
+                order?: "asc" | "desc";
+                /** @description Sort field. */
+                orderby?: "date" | "id" | "modified" | "date_modified" | "total" | "status";
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                /** @description Matches the order id, billing email, first or last name. */
+                search?: string;
+                /** @description Comma-separated statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    billing?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /** @description ISO 4217 code. */
+                    currency?: string;
+                    customer_id?: number;
+                    customer_note?: string;
+                    /** @description Not allowed: orders are created without an id. */
+                    id?: unknown;
+                    line_items?: {
+                        /** @description Key/value pairs (upserted by key). */
+                        meta_data?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        /** @description The price sold (or product_id). */
+                        price_id?: number;
+                        /** @description Sold at its first price when price_id is absent. */
+                        product_id?: number;
+                        /** @default 1 */
+                        quantity: number;
+                        variation_id?: number;
+                    }[];
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    payment_method?: string;
+                    payment_method_title?: string;
+                    /** @description Mark the order paid (runs the paid transition). */
+                    set_paid?: boolean;
+                    shipping?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /**
+                     * @description Order status slug.
+                     * @enum {string}
+                     */
+                    status?: "checkout_draft" | "pending_payment" | "processing" | "on_hold" | "completed" | "cancelled" | "refunded" | "failed";
+                    transaction_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+                /** @description Drop these meta_data keys. */
+                exclude_meta?: string[];
+                /** @description Only these meta_data keys. */
+                include_meta?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    billing?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /** @description ISO 4217 code. */
+                    currency?: string;
+                    customer_id?: number;
+                    customer_note?: string;
+                    line_items?: {
+                        /** @description Key/value pairs (upserted by key). */
+                        meta_data?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        /** @description The price sold (or product_id). */
+                        price_id?: number;
+                        /** @description Sold at its first price when price_id is absent. */
+                        product_id?: number;
+                        /** @default 1 */
+                        quantity: number;
+                        variation_id?: number;
+                    }[];
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    payment_method?: string;
+                    payment_method_title?: string;
+                    /** @description Recorded with a refund. */
+                    reason?: string;
+                    /** @description Mark the order paid (runs the paid transition). */
+                    set_paid?: boolean;
+                    shipping?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /**
+                     * @description Order status slug.
+                     * @enum {string}
+                     */
+                    status?: "checkout_draft" | "pending_payment" | "processing" | "on_hold" | "completed" | "cancelled" | "refunded" | "failed";
+                    transaction_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrder: {
+        parameters: {
+            query?: {
+                /** @description Ignored: orders are always deleted permanently. */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOrder"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    billing?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /** @description ISO 4217 code. */
+                    currency?: string;
+                    customer_id?: number;
+                    customer_note?: string;
+                    line_items?: {
+                        /** @description Key/value pairs (upserted by key). */
+                        meta_data?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        /** @description The price sold (or product_id). */
+                        price_id?: number;
+                        /** @description Sold at its first price when price_id is absent. */
+                        product_id?: number;
+                        /** @default 1 */
+                        quantity: number;
+                        variation_id?: number;
+                    }[];
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    payment_method?: string;
+                    payment_method_title?: string;
+                    /** @description Recorded with a refund. */
+                    reason?: string;
+                    /** @description Mark the order paid (runs the paid transition). */
+                    set_paid?: boolean;
+                    shipping?: {
+                        address_1?: string;
+                        address_2?: string;
+                        city?: string;
+                        company?: string;
+                        country?: string;
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        phone?: string;
+                        postcode?: string;
+                        state?: string;
+                    };
+                    /**
+                     * @description Order status slug.
+                     * @enum {string}
+                     */
+                    status?: "checkout_draft" | "pending_payment" | "processing" | "on_hold" | "completed" | "cancelled" | "refunded" | "failed";
+                    transaction_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    /** @description The price sold (or product_id). */
+                    price_id?: number;
+                    /** @description Sold at its first price when price_id is absent. */
+                    product_id?: number;
+                    /** @default 1 */
+                    quantity?: number;
+                    variation_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeOrderItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Line item ids to remove. */
+                    item_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+                /** @description Unique identifier. */
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+                /** @description Unique identifier. */
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Key/value pairs (upserted by key). */
+                    meta_data?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    create?: unknown[];
+                    delete?: unknown[];
+                    update?: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBatch"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    create?: unknown[];
+                    delete?: unknown[];
+                    update?: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBatch"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    create?: unknown[];
+                    delete?: unknown[];
+                    update?: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBatch"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCountryStates: {
         parameters: {
             query?: {
@@ -5319,6 +11520,612 @@ export interface operations {
             };
             /** @description Error. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderPayment: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+                /** @description Order id (any of id, order, order_id, payment, payment_id). */
+                id?: number;
+                /** @description The order key (lets a guest read their order). */
+                key?: string;
+                order?: number;
+                order_id?: number;
+                order_key?: string;
+                payment?: number;
+                payment_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Gateway fields. */
+                    fields?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Gateway id. */
+                    payment_method: string;
+                    /** @description test_card: {card_number, exp_month, exp_year, cvc} or {payment_method_id}. */
+                    payment_payload?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodResult"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved token id. */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodDeleted"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setDefaultPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Saved token id. */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodDefault"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSetupIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Gateway id (only the card gateway). */
+                    payment_method: string;
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: never;
+            path: {
+                /** @description Order id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentGateways: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+                exclude?: string[];
+                include?: string[];
+                order?: "asc" | "desc";
+                orderby?: "index" | "id" | "title";
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGateway"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5624,6 +12431,486 @@ export interface operations {
             };
             /** @description Error. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentGatewaySettings: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keyed by gateway id, then field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewaySettings"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replacePaymentGatewaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Keyed by gateway id, then field; OPTIONS has the generated schema. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Scope under which the request is made.
+                     * @default edit
+                     * @enum {string}
+                     */
+                    context?: "edit" | "view";
+                };
+            };
+        };
+        responses: {
+            /** @description Keyed by gateway id, then field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewaySettings"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePaymentGatewaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Keyed by gateway id, then field; OPTIONS has the generated schema. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Scope under which the request is made.
+                     * @default edit
+                     * @enum {string}
+                     */
+                    context?: "edit" | "view";
+                };
+            };
+        };
+        responses: {
+            /** @description Keyed by gateway id, then field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewaySettings"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyPaymentGatewaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The gateway's settings/credentials to verify. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Scope under which the request is made.
+                     * @default edit
+                     * @enum {string}
+                     */
+                    context?: "edit" | "view";
+                    /** @description Gateway id. */
+                    method: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewayVerification"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyPaymentGatewaySettingsPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The gateway's settings/credentials to verify. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Scope under which the request is made.
+                     * @default edit
+                     * @enum {string}
+                     */
+                    context?: "edit" | "view";
+                    /** @description Gateway id. */
+                    method: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewayVerification"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8031,9 +15318,13 @@ export interface operations {
                     content?: string | {
                         raw?: string;
                     };
+                    /** @description Days after purchase a download works; -1: never (default). */
+                    download_expiry?: number;
+                    /** @description Downloads per file; -1: unlimited (default). */
+                    download_limit?: number;
                     downloadable?: boolean;
                     downloads?: {
-                        /** @description Absolute http(s) URL. */
+                        /** @description Path relative to the files directory (FILES_DIR); no absolute path, `..` or URL. */
                         file: string;
                         /** @description Generated when absent. */
                         id?: string;
@@ -9708,9 +16999,13 @@ export interface operations {
                     content?: string | {
                         raw?: string;
                     };
+                    /** @description Days after purchase a download works; -1: never (default). */
+                    download_expiry?: number;
+                    /** @description Downloads per file; -1: unlimited (default). */
+                    download_limit?: number;
                     downloadable?: boolean;
                     downloads?: {
-                        /** @description Absolute http(s) URL. */
+                        /** @description Path relative to the files directory (FILES_DIR); no absolute path, `..` or URL. */
                         file: string;
                         /** @description Generated when absent. */
                         id?: string;
@@ -10054,9 +17349,13 @@ export interface operations {
                     content?: string | {
                         raw?: string;
                     };
+                    /** @description Days after purchase a download works; -1: never (default). */
+                    download_expiry?: number;
+                    /** @description Downloads per file; -1: unlimited (default). */
+                    download_limit?: number;
                     downloadable?: boolean;
                     downloads?: {
-                        /** @description Absolute http(s) URL. */
+                        /** @description Path relative to the files directory (FILES_DIR); no absolute path, `..` or URL. */
                         file: string;
                         /** @description Generated when absent. */
                         id?: string;
@@ -11175,6 +18474,147 @@ export interface operations {
             };
             /** @description Error. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showTestCardAuthorization: {
+        parameters: {
+            query: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Payment intent id. */
+                intent_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeTestCardAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intent_id: string;
+                    /** @enum {string} */
+                    outcome: "approve" | "decline";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCardAuthorization"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone (expired or exhausted). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
