@@ -108,7 +108,7 @@ export default [
           message: 'No SQL text in domain/: move the statement into persistence/.',
         },
         {
-          selector: String.raw`TemplateElement[value.raw=/\b(select\s[\s\S]*\sfrom|insert\s+into|update\s[\s\S]*\sset|delete\s+from|where\s+"|from\s+"|\bwhere\s+$)/i]`,
+          selector: String.raw`TemplateElement[value.raw=/\b(select\s[\s\S]*\sfrom|insert\s+into|update\s[\s\S]*\sset|delete\s+from|where\s+"\w+"\.|from\s+"\w+"\.|\bwhere\s+$)/i]`,
           message: 'No SQL text in domain/: move the statement into persistence/.',
         },
       ],

@@ -6,7 +6,7 @@
 //   npm run client:gen -- --check fail when either is stale (npm test runs this)
 import { readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { offlineOpenApiDocument } from '../../apps/gateway/src/http/offline-document';
+import { offlineOpenApiDocument } from '@storefront/gateway';
 
 const DOCUMENT = 'libs/client/openapi.json';
 const SCHEMA = 'libs/client/src/schema.ts';

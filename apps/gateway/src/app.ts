@@ -38,6 +38,7 @@ import { DOWNLOAD_ROUTES } from './routes/fulfillment';
 import { cartServiceRoutes } from './routes/cart';
 
 export { GatewayConfigSchema, type GatewayConfig } from './config';
+export { offlineOpenApiDocument } from './http/offline-document';
 
 /** Routes of `shop/v1`, one module per resource. */
 const SHOP_ROUTES: RouteModule[] = [
