@@ -92,8 +92,11 @@ export function testCardRoutes(app: TypedApp, clients: PaymentsClients): void {
         tags,
         summary: 'The Approve / Decline page of a test_card payment that requires action (HTML).',
         querystring: StepQuery,
-        produces: ['text/html'],
-        response: { 200: Type.String({ description: 'HTML page.' }), ...errorResponses(400, 404) },
+        // Only the page is HTML; errors stay the JSON error object.
+        response: {
+          200: { description: 'HTML page.', content: { 'text/html': { schema: Type.String() } } },
+          ...errorResponses(400, 404),
+        },
       } as object,
     },
     async (request, reply) => {
