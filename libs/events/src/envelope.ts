@@ -8,7 +8,10 @@ export interface EventEnvelope<T = unknown> {
 }
 
 const H = {
+  /** The broker's dedupe key: the event id, unless the event is republished (replay of a parked event). */
   msgId: 'Nats-Msg-Id',
+  /** The event's own id, which consumers dedupe by; stays the same across republishing. */
+  eventId: 'Shop-Event-Id',
   type: 'Shop-Event-Type',
   occurredAt: 'Shop-Occurred-At',
   traceparent: 'traceparent',
@@ -17,6 +20,7 @@ const H = {
 export function envelopeHeaders(envelope: Omit<EventEnvelope, 'payload'>): Record<string, string> {
   const headers: Record<string, string> = {
     [H.msgId]: envelope.id,
+    [H.eventId]: envelope.id,
     [H.type]: envelope.type,
     [H.occurredAt]: envelope.occurredAt.toISOString(),
   };
@@ -25,8 +29,8 @@ export function envelopeHeaders(envelope: Omit<EventEnvelope, 'payload'>): Recor
 }
 
 export function envelopeFromHeaders<T>(headers: Record<string, string>, payload: T): EventEnvelope<T> {
-  const id = headers[H.msgId];
-  if (!id) throw new Error('Event without Nats-Msg-Id header');
+  const id = headers[H.eventId] || headers[H.msgId];
+  if (!id) throw new Error('Event without Shop-Event-Id or Nats-Msg-Id header');
   return {
     id,
     type: headers[H.type] ?? '',

@@ -11,7 +11,7 @@ import {
 } from '@storefront/events';
 import { openChannel, type Channel } from '@storefront/grpc-client';
 import type { Logger } from 'pino';
-import { BaseConfigSchema, loadConfig, type BaseConfig } from './config';
+import { BaseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { HealthReporter } from './health';
@@ -50,7 +50,7 @@ export async function startService<S extends TObject>(
   const schema = Type.Object({ ...BaseConfigSchema.properties, ...definition.config.properties });
   const config = loadConfig(schema, options.env ?? process.env) as BaseConfig & Record<string, unknown>;
   if (config.NODE_ENV === 'production' && !config.NATS_URL && !options.transport) {
-    throw new Error('NATS_URL is required when NODE_ENV=production');
+    throw new ConfigError(['NATS_URL is required when NODE_ENV=production']);
   }
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
   const metrics = createMetrics(definition.name);
@@ -63,6 +63,8 @@ export async function startService<S extends TObject>(
     poolSize: config.DB_POOL_SIZE,
     createDatabase: config.DATABASE_CREATE,
     preparedStatements: config.DB_PREPARED_STATEMENTS,
+    onConnectionError: (err) =>
+      logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost; reconnecting on next use'),
   });
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
   const closeAll = async () => {
@@ -88,10 +90,13 @@ export async function startService<S extends TObject>(
     if (!options.transport) cleanups.push(() => transport.close());
 
     const server = new Server();
-    const health = new HealthReporter([
-      () => db.ping().then(() => true),
-      async () => transport.isConnected(),
-    ]);
+    const health = new HealthReporter(
+      [
+        { name: 'database', critical: true, check: () => db.ping().then(() => true) },
+        { name: 'events', critical: false, check: async () => transport.isConnected() },
+      ],
+      logger,
+    );
     health.addTo(server);
 
     const consumers: Array<() => Promise<StopConsuming>> = [];
@@ -109,7 +114,16 @@ export async function startService<S extends TObject>(
       },
       consume(consumer, event, handler) {
         consumers.push(() =>
-          consumeEvent({ orm: db.orm, schema: definition.name, transport, logger, consumer, event, handler }),
+          consumeEvent({
+            orm: db.orm,
+            schema: definition.name,
+            transport,
+            logger,
+            consumer,
+            event,
+            handler,
+            maxDeliver: config.EVENTS_MAX_DELIVER,
+          }),
         );
       },
       connect(serviceName, address) {
@@ -124,8 +138,11 @@ export async function startService<S extends TObject>(
     cleanups.push(async () => channels.forEach((c) => c.close()));
 
     for (const task of readyTasks) await task();
-    const relay = new OutboxRelay(db.orm, definition.name, transport, logger);
+    const relay = new OutboxRelay(db.orm, definition.name, transport, logger, {
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+    });
     relay.start();
+    metrics.observeDependencies(() => health.details, () => relay.stats());
     cleanups.push(() => relay.stop());
     const stops = await Promise.all(consumers.map((start) => start()));
 
