@@ -8,6 +8,8 @@ import { connectServices } from './clients';
 import { typed, type GatewayContext, type RouteModule } from './context';
 import { installErrorHandling } from './errors/error-handler';
 import { installValidation } from './http/validation';
+import { frameworkErrorOptions, installInputRules } from './http/input-rules';
+import { installSiteRoot } from './http/links';
 import { installMetaTrimming } from './http/meta-trim';
 import { RouteCatalog } from './http/discovery';
 import { installOpenApi } from './http/openapi';
@@ -78,7 +80,12 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
     cookies: new SessionCookies(secret),
     nonces: new Nonces(secret),
     cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
-    site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
+    site: new SiteSettingsCache(
+      clients.customers.settings,
+      config.SITE_SETTINGS_CACHE_TTL_MS,
+      config.SHOP_SITE_URL ?? `http://127.0.0.1:${config.PORT}`,
+      logger,
+    ),
     responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
   };
   const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
@@ -119,10 +126,13 @@ async function createApp(
     genReqId: (req) => requestIdOf(req.headers),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    ...frameworkErrorOptions,
   });
   app.addHook('onSend', async (request, reply) => void reply.header('X-Request-Id', request.id));
   installErrorHandling(app);
   installValidation(app);
+  installInputRules(app);
+  installSiteRoot(app, ctx.site);
   await app.register(cookie);
   installPublishableKeyGate(app, '/shop/v1');
   installCallerResolution(app, {
@@ -139,7 +149,7 @@ async function createApp(
   catalog.collect(app);
   await installOpenApi(app);
 
-  healthRoutes(app, clients, transport);
+  healthRoutes(app, clients, transport, ctx.site);
   await app.register(
     async (shop) => {
       for (const routes of SHOP_ROUTES) routes(typed(shop), ctx);

@@ -5,3 +5,14 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const unique = e.code === '23505' || e.name === 'UniqueConstraintViolationException';
   return unique && (!constraint || e.constraint === constraint || String((err as Error).message).includes(constraint));
 }
+
+/**
+ * A Postgres error caused by the values a client sent, not by a fault:
+ * class 22 "data exception" (value too long for its column, NUL or an invalid
+ * byte sequence, numeric out of range, invalid datetime...) and 54000 (a
+ * value too large for an index). Services answer these 400, never 500.
+ */
+export function isClientDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code === '54000');
+}

@@ -1,5 +1,6 @@
 import type { handleUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { DomainError } from '@storefront/errors';
+import { DomainError, invalidParams } from '@storefront/errors';
+import { isClientDataError } from '@storefront/persistence';
 import { callerFromMetadata, toServiceError } from '@storefront/grpc-client';
 import { runWithTraceparent } from '@storefront/events';
 import type { Logger } from 'pino';
@@ -30,6 +31,11 @@ export function adaptHandlers<D extends ServiceDefinition>(
           callback(null, response);
         },
         (err: unknown) => {
+          // A value Postgres refuses (too long, NUL, out of range) is the client's mistake: 400, not 500.
+          if (isClientDataError(err)) {
+            logger.info({ method: method.path, code: (err as { code: string }).code, requestId: caller.requestId }, 'value refused by the database');
+            err = invalidParams({ value: 'A value is invalid or too long.' });
+          }
           if (!DomainError.is(err)) logger.error({ err, method: method.path, requestId: caller.requestId }, 'unhandled error');
           const serviceError = toServiceError(err);
           done({ code: String(serviceError.code) });

@@ -3,16 +3,27 @@ import { DomainError, toErrorBody } from '@storefront/errors';
 import { anonymousCaller } from '@storefront/grpc-client';
 import type { EventTransport } from '@storefront/events';
 import type { ServiceClients } from '../clients';
+import type { SiteSettingsCache } from '../site-settings';
 
 const CHECK_DEADLINE_MS = 1000;
 
 /**
- * `/healthz`: the process is alive. `/readyz`: every backing service answers
- * grpc.health.v1 SERVING (which means its Postgres and event bus are up) and
- * the gateway's own event subscription is connected; otherwise 503 naming
- * what is not ready.
+ * `/healthz` (liveness): the process answers; depends on nothing outside it.
+ *
+ * `/readyz` (readiness, "can serve"): the gateway itself is up, so it stays in
+ * rotation when one backing service is down — that service's routes answer
+ * 503 `shop_service_unavailable`, every other route keeps working. The body
+ * names each service's grpc.health.v1 status and the event bus, with
+ * `status: "ready"` when all are SERVING, `"degraded"` otherwise.
+ * `/readyz?strict=1` answers 503 `shop_not_ready` unless everything is up
+ * (smoke tests, deploy gates).
  */
-export function healthRoutes(app: FastifyInstance, clients: ServiceClients, transport: EventTransport): void {
+export function healthRoutes(
+  app: FastifyInstance,
+  clients: ServiceClients,
+  transport: EventTransport,
+  _site?: SiteSettingsCache,
+): void {
   app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { config: { access: 'public' } }, async (request, reply) => {
@@ -31,7 +42,11 @@ export function healthRoutes(app: FastifyInstance, clients: ServiceClients, tran
     services.events = transport.isConnected() ? 'SERVING' : 'UNAVAILABLE';
     const down = Object.entries(services).filter(([, status]) => status !== 'SERVING').map(([name]) => name);
     if (!down.length) return { status: 'ready', services };
-    const error = new DomainError('shop_not_ready', 503, `Not ready: ${down.join(', ')}.`, { services });
-    return reply.code(503).send(toErrorBody(error));
+    const strict = (request.query as Record<string, unknown> | undefined)?.strict;
+    if (strict === '1' || strict === 'true') {
+      const error = new DomainError('shop_not_ready', 503, `Not ready: ${down.join(', ')}.`, { services });
+      return reply.code(503).send(toErrorBody(error));
+    }
+    return { status: 'degraded', down, services };
   });
 }
