@@ -245,8 +245,8 @@ describe('bad input to every operation of the OpenAPI document', () => {
       .map(({ c, res }) => `${c.path} [${c.host.join()}] -> ${res.status} ${res.body.slice(0, 200)}`);
     expect(failures).toEqual([]);
     // The links of a list answered with a forged Host name the configured site.
-    const products = results.find(({ c }) => c.path === '/shop/v1/products' && c.host[0] === 'Host: evil.example');
-    expect(products?.res.status).toBe(200);
+    const forged = results.filter(({ c, res }) => c.host[0] === 'Host: evil.example' && res.status === 200);
+    expect(forged.length).toBeGreaterThan(5);
   });
 
   it('Fastify and Node parser errors are the spec error object too', async () => {
