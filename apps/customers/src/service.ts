@@ -36,7 +36,12 @@ export const customersService = defineService({
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
     ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain, addons));
     ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain, addons));
+    // Forgot-password requests queued before a stop, then every few seconds as a safety net.
+    const sweep = setInterval(() => void domain.passwordReset.processPending(), 5000);
+    sweep.unref();
+    ctx.onShutdown(async () => clearInterval(sweep));
     ctx.onReady(async () => {
+      await domain.passwordReset.processPending();
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {
         // Printed once, on the boot that created the account (contract "Host platform").

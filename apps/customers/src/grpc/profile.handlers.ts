@@ -28,7 +28,7 @@ export function profileHandlers(
       return { profile: toProtoProfile(await profile.update(signedInUser(caller), req)) };
     },
     async changePassword(req, caller) {
-      await profile.changePassword(signedInUser(caller), req.currentPassword, req.newPassword, caller.sessionId);
+      await profile.changePassword(signedInUser(caller), req.currentPassword, req.newPassword, caller.sessionId, caller.clientIp);
       return {};
     },
     async getAddresses(_req, caller) {
