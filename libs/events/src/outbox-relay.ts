@@ -121,7 +121,7 @@ export class OutboxRelay {
             headers: row.headers,
           });
         } catch (err) {
-          if (!this.transport.isConnected()) {
+          if (!this.transport.isConnected() || isBrokerUnavailable(err)) {
             // Broker outage, not this row's fault: give the batch back uncounted.
             await this.release(rows.slice(index).map((r) => r.id));
             throw err;
@@ -225,4 +225,15 @@ export async function replayParkedOutbox(orm: MikroORM, schema: string, ids?: st
       ids ? [ids] : [],
     );
   return rows.length;
+}
+
+/**
+ * Failures that say the broker (not this row) is unavailable: the client has
+ * not noticed the disconnect yet, the request timed out, or JetStream has no
+ * responder. They never count against a row.
+ */
+function isBrokerUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; name?: unknown } | undefined;
+  const text = `${String(e?.name ?? '')} ${String(e?.code ?? '')} ${String(e?.message ?? '')}`;
+  return /timeout|timed out|disconnect|connection|closed|no responders|503|draining|reconnect/i.test(text);
 }

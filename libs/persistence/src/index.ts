@@ -2,5 +2,5 @@ export { openDatabase, type Database, type DatabaseOptions } from './database';
 export { ensureDatabaseExists, databaseNameOf, withDatabaseName } from './database-url';
 export { sqlMigration, type SqlMigration } from './migrations';
 export { OutboxMessage, InboxEntry, messagingTablesSql, messagingUpgradeSql } from './messaging-tables';
-export { isUniqueViolation, isClientDataError } from './pg-errors';
+export { isUniqueViolation, isClientDataError, isConnectionLost } from './pg-errors';
 export { Reader, toNumberedPlaceholders } from './reader';

@@ -16,3 +16,17 @@ export function isClientDataError(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code === '54000');
 }
+
+/**
+ * The database connection was lost or refused (server restart, failover,
+ * pg_terminate_backend, network): SQLSTATE 57P01-57P03 and class 08, or the
+ * driver's own connection errors. Transient: services answer 503, the pools
+ * reconnect on next use.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+  if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(e?.message ?? ''));
+}
