@@ -32,9 +32,9 @@ export async function connectJetStream(options: JetStreamOptions): Promise<Event
   const nc = await connect({
     servers: options.url,
     name: options.name,
-    // Never give up, retry every second (with jitter): back within seconds of the server.
+    // Never give up, retry every half second (with jitter): back within seconds of the server.
     maxReconnectAttempts: -1,
-    reconnectTimeWait: 1000,
+    reconnectTimeWait: 500,
     reconnectJitter: 200,
   });
   const jsm = await jetstreamManager(nc);
