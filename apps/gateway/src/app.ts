@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import { connectJetStream, InProcessTransport, type EventTransport } from '@storefront/events';
-import { createLogger, loadConfig, parseAddons } from '@storefront/service-kit';
+import { createLogger, loadConfig, parseAddons } from '@storefront/service-kit/process';
 import { GatewayConfigSchema, type GatewayConfig } from './config';
 import { connectServices } from './clients';
 import { typed, type GatewayContext, type RouteModule } from './context';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@storefront/service-kit';
+import { ConfigError } from '@storefront/service-kit/process';
 import { buildGateway } from './app';
 
 /** Gateway process: listen, and on SIGTERM stop taking requests, drain, close clients. */
