@@ -9,7 +9,7 @@ import { typed, type GatewayContext, type RouteModule } from './context';
 import { installErrorHandling } from './errors/error-handler';
 import { installValidation } from './http/validation';
 import { frameworkErrorOptions, installInputRules } from './http/input-rules';
-import { installSiteRoot } from './http/links';
+import { installApiRoot } from './http/links';
 import { installMetaTrimming } from './http/meta-trim';
 import { RouteCatalog } from './http/discovery';
 import { installOpenApi } from './http/openapi';
@@ -83,7 +83,6 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
     site: new SiteSettingsCache(
       clients.customers.settings,
       config.SITE_SETTINGS_CACHE_TTL_MS,
-      config.SHOP_SITE_URL ?? `http://127.0.0.1:${config.PORT}`,
       logger,
     ),
     responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
@@ -132,7 +131,7 @@ async function createApp(
   installErrorHandling(app);
   installValidation(app);
   installInputRules(app);
-  installSiteRoot(app, ctx.site);
+  installApiRoot(app, config.SHOP_SITE_URL);
   await app.register(cookie);
   installPublishableKeyGate(app, '/shop/v1');
   installCallerResolution(app, {

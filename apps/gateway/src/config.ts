@@ -21,7 +21,7 @@ export const GatewayConfigSchema = Type.Object({
   SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** Rendered responses kept for conditional reads (guests' product reads); 0 turns the cache off. */
   RESPONSE_CACHE_ENTRIES: Type.Integer({ minimum: 0, default: 500 }),
-  /** The store's public root URL, for links while the site settings cannot be read (never the Host header). */
+  /** Public root URL of the API (`_links`, `Link` headers); default: the listen address. Never taken from Host. */
   SHOP_SITE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   /** Trust X-Forwarded-* from this proxy list (Fastify trustProxy syntax); unset = trust none. */
   TRUST_PROXY: Type.Optional(Type.String()),

@@ -27,8 +27,6 @@ export class SiteSettingsCache {
   constructor(
     private readonly settings: CustomersClients['settings'],
     private readonly ttlMs: number,
-    /** Site URL used before the options could ever be read (config SHOP_SITE_URL, else the listen address). */
-    private readonly fallbackSiteUrl = 'http://127.0.0.1:8080',
     private readonly logger?: Logger,
   ) {}
 
@@ -54,27 +52,6 @@ export class SiteSettingsCache {
       this.stale = true;
       return this.value;
     }
-  }
-
-  /**
-   * The store's root URL without a trailing slash (`_links`, `Link` headers,
-   * redirects), never derived from the request's Host. Never fails: falls
-   * back to the configured site URL while the options cannot be read.
-   */
-  async siteRoot(caller?: CallerContext): Promise<string> {
-    let url = this.value?.siteUrl;
-    if (!this.value || Date.now() - this.fetchedAt >= this.ttlMs) {
-      if (this.value || Date.now() - this.failedAt >= RETRY_AFTER_FAILURE_MS) {
-        url = await this.get(caller).then(
-          (s) => s.siteUrl,
-          () => {
-            this.failedAt = Date.now();
-            return this.value?.siteUrl;
-          },
-        );
-      }
-    }
-    return (url || this.fallbackSiteUrl).replace(/\/+$/, '');
   }
 
   invalidate(): void {

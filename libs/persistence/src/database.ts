@@ -2,7 +2,7 @@ import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresq
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntitySchema } from '@mikro-orm/core';
 import { ensureDatabaseExists } from './database-url';
-import { InboxEntry, messagingUpgradeSql, OutboxMessage } from './messaging-tables';
+import { InboxEntry, messagingUpgradeSql, OutboxMessage, ParkedEvent } from './messaging-tables';
 import type { SqlMigration } from './migrations';
 import { Reader } from './reader';
 
@@ -45,7 +45,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const config: Options = {
     clientUrl: options.url,
     schema: options.schema,
-    entities: [...options.entities, OutboxMessage, InboxEntry],
+    entities: [...options.entities, OutboxMessage, InboxEntry, ParkedEvent],
     extensions: [Migrator],
     migrations: {
       tableName: `${options.schema}.mikro_orm_migrations`,

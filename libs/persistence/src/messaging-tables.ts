@@ -33,6 +33,22 @@ export const InboxEntry = defineEntity({
   },
 });
 
+/** Events a consumer gave up on after its delivery limit (see messagingUpgradeSql; written with raw SQL). */
+export const ParkedEvent = defineEntity({
+  name: 'ParkedEvent',
+  tableName: 'parked_event',
+  properties: {
+    consumer: p.string().primary(),
+    eventId: p.uuid().primary(),
+    subject: p.string(),
+    headers: p.json<Record<string, string>>(),
+    payload: p.blob(),
+    deliveries: p.integer(),
+    lastError: p.text(),
+    parkedAt: p.datetime(),
+  },
+});
+
 /**
  * Columns and tables added to the messaging tables after a service's first
  * migration; idempotent, run by `Database.migrate()` after the service's own

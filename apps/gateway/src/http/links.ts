@@ -1,17 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SiteSettingsCache } from '../site-settings';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The store's root URL (site settings), resolved once per request by installSiteRoot. */
+    /** The public root URL of this API (see installApiRoot). */
     siteRoot: string;
   }
 }
 
 /**
- * Absolute base URL for links, redirects and cache keys: the configured site
- * URL (site settings, falling back to SHOP_SITE_URL), never the request's
- * Host header, which a client controls.
+ * Absolute base URL for `_links`, `Link` headers and cache keys: the
+ * configured public URL (SHOP_SITE_URL), else the address the gateway
+ * listens on; never the request's Host header, which a client controls.
+ * (Storefront page links — a product's `link` — use the site option
+ * `site_url`, see resources/catalog/site-url.ts.)
  */
 export function baseUrl(request: FastifyRequest): string {
   return request.siteRoot || 'http://127.0.0.1:8080';
@@ -33,12 +34,21 @@ export function requestOrigin(request: FastifyRequest): string | undefined {
   }
 }
 
-/** Resolves `request.siteRoot` before every route (stale or fallback while customers is down; never fails). */
-export function installSiteRoot(app: FastifyInstance, site: SiteSettingsCache): void {
+/** Sets `request.siteRoot` on every request: `configured`, else the listening address (resolved once). */
+export function installApiRoot(app: FastifyInstance, configured: string | undefined): void {
+  let root = configured?.replace(/\/+$/, '');
   app.decorateRequest('siteRoot', '');
   app.addHook('onRequest', async (request) => {
-    request.siteRoot = await site.siteRoot();
+    root ??= listenRoot(app);
+    request.siteRoot = root;
   });
+}
+
+function listenRoot(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return 'http://127.0.0.1:8080';
+  const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
 export type Links = Record<string, Array<{ href: string; [key: string]: unknown }>>;
