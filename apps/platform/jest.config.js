@@ -1,2 +1,2 @@
 import { projectConfig } from '../../jest.preset.js';
-export default { ...projectConfig('platform'), testTimeout: 30_000 };
+export default projectConfig('platform');

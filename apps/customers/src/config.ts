@@ -17,7 +17,8 @@ export const CustomersConfigSchema = Type.Object({
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 50 }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
   /** scrypt CPU/memory cost (a power of two). */
-  SCRYPT_COST: Type.Integer({ minimum: 1024, default: 16384 }),
+  /** scrypt N (r=8, p=1): 2^17 per current guidance (OWASP); tests lower it. Older hashes are upgraded at login. */
+  SCRYPT_COST: Type.Integer({ minimum: 1024, default: 131072 }),
   SHOP_ADDONS: Type.String({ default: 'subscriptions,embed,card,bogo' }),
   /** Initial site options, used until an admin changes them. */
   SHOP_SITE_URL: Type.String({ default: 'http://127.0.0.1:8080' }),

@@ -38,7 +38,12 @@ export const customersService = defineService({
     ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
     ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
+    // Forgot-password requests queued before a stop, then every few seconds as a safety net.
+    const sweep = setInterval(() => void domain.passwordReset.processPending(), 5000);
+    sweep.unref();
+    ctx.onShutdown(async () => clearInterval(sweep));
     ctx.onReady(async () => {
+      await domain.passwordReset.processPending();
       const admin = await bootstrapAdmin(domain.deps);
       if (admin.generatedPassword) {
         // Printed once, on the boot that created the account (contract "Host platform").

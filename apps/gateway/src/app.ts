@@ -2,12 +2,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import type { EventTransport } from '@storefront/events';
-import { parseAddons, startRuntime, type Metrics, type RuntimeOptions } from '@storefront/service-kit';
+import { parseAddons, startRuntime, type Metrics, type RuntimeOptions } from '@storefront/service-kit/process';
 import { GatewayConfigSchema, requiredInProduction, type GatewayConfig } from './config';
 import { connectServices } from './clients';
 import { typed, type GatewayContext, type RouteModule } from './context';
 import { installErrorHandling } from './errors/error-handler';
 import { installValidation } from './http/validation';
+import { frameworkErrorOptions, installInputRules } from './http/input-rules';
+import { installApiRoot } from './http/links';
 import { installMetaTrimming } from './http/meta-trim';
 import { RouteCatalog } from './http/discovery';
 import { installOpenApi } from './http/openapi';
@@ -89,7 +91,7 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
       cookies: new SessionCookies(secret),
       nonces: new Nonces(secret),
       cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
-      site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS),
+      site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS, logger),
       responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
     };
     const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
@@ -120,6 +122,7 @@ async function createApp(
     genReqId: (req) => requestIdOf(req.headers),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    ...frameworkErrorOptions,
   });
   app.addHook('onSend', async (request, reply) => void reply.header('X-Request-Id', request.id));
   app.addHook('onResponse', async (request, reply) => {
@@ -128,6 +131,8 @@ async function createApp(
   });
   installErrorHandling(app);
   installValidation(app);
+  installInputRules(app);
+  installApiRoot(app, config.SHOP_SITE_URL);
   await app.register(cookie);
   installPublishableKeyGate(app, '/shop/v1');
   installCallerResolution(app, {

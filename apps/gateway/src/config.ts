@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { RuntimeConfig } from '@storefront/service-kit';
+import type { RuntimeConfig } from '@storefront/service-kit/process';
 import { SERVICE_BINDINGS, type AddressVariable } from './services';
 
 const optionalAddress = () => Type.Optional(Type.String({ minLength: 1 }));
@@ -27,6 +27,8 @@ export const GatewayConfigSchema = Type.Object({
   SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
   /** Rendered responses kept for conditional reads (guests' product reads); 0 turns the cache off. */
   RESPONSE_CACHE_ENTRIES: Type.Integer({ minimum: 0, default: 500 }),
+  /** Public root URL of the API (`_links`, `Link` headers); default: the listen address. Never taken from Host. */
+  SHOP_SITE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   /** Trust X-Forwarded-* from this proxy list (Fastify trustProxy syntax); unset = trust none. */
   TRUST_PROXY: Type.Optional(Type.String()),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

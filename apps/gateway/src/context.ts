@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Addon } from '@storefront/service-kit';
+import type { Addon } from '@storefront/service-kit/process';
 import type { ServiceClients } from './clients';
 import type { GatewayConfig } from './config';
 import type { Nonces } from './auth/nonce';

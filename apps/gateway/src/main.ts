@@ -1,4 +1,4 @@
-import { runMain } from '@storefront/service-kit';
+import { runMain } from '@storefront/service-kit/process';
 import { buildGateway } from './app';
 
 /** Gateway process: listen; on SIGTERM stop taking requests, drain, close clients and the transport. */

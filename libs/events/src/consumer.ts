@@ -1,16 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EventType } from './event-type';
 import { envelopeFromHeaders, type EventEnvelope } from './envelope';
-import type { EventTransport, StopConsuming } from './transport';
+import type { EventTransport, StopConsuming, TransportMessage } from './transport';
 import { runWithTraceparent } from './trace-context';
 
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
+
+/** Deliveries of one event to one consumer before it is parked as poison (EVENTS_MAX_DELIVER). */
+export const DEFAULT_MAX_DELIVER = 10;
 
 /**
  * Runs `handler` once per event for the durable consumer `consumer`. The
  * handler's writes and the inbox row recording the event id commit in one
  * transaction: a redelivered event finds its id and changes nothing.
+ *
+ * Delivery is capped: when the handler (or decoding) fails on the
+ * `maxDeliver`-th delivery, the event is parked in the consumer's
+ * `parked_event` table (payload, headers, last error) and acknowledged, so a
+ * poison message stops cycling; an operator lists and replays parked events
+ * (docs/operations.md). The cap is enforced here and not by JetStream's
+ * `max_deliver`, which would drop the message silently; and because parking
+ * needs the database, a database outage never parks anything (the event is
+ * redelivered until the database is back and the handler runs).
  */
 export async function consumeEvent<T>(options: {
   orm: MikroORM;
@@ -20,10 +33,12 @@ export async function consumeEvent<T>(options: {
   consumer: string;
   event: EventType<T>;
   handler: EventHandler<T>;
+  maxDeliver?: number;
 }): Promise<StopConsuming> {
   const { orm, schema, transport, logger, consumer, event, handler } = options;
+  const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
   const durable = consumer.replace(/[^A-Za-z0-9_-]/g, '_');
-  return transport.consume(durable, transport.subjectFor(event.subject), async (message) => {
+  const handle = async (message: TransportMessage) => {
     const envelope = envelopeFromHeaders(message.headers, event.codec.decode(message.data));
     await runWithTraceparent(envelope.traceparent, () =>
       orm.em.fork().transactional(async (em) => {
@@ -39,5 +54,83 @@ export async function consumeEvent<T>(options: {
         await handler(envelope, em);
       }),
     );
+  };
+  return transport.consume(durable, transport.subjectFor(event.subject), async (message) => {
+    try {
+      await handle(message);
+    } catch (err) {
+      const deliveries = message.deliveryCount ?? 1;
+      if (deliveries < maxDeliver) throw err;
+      await parkEvent(orm, schema, consumer, event.subject, message, deliveries, err);
+      logger.error(
+        { err, consumer, subject: message.subject, deliveries },
+        'event parked after its delivery limit (see parked_event)',
+      );
+    }
+  });
+}
+
+async function parkEvent(
+  orm: MikroORM,
+  schema: string,
+  consumer: string,
+  subject: string,
+  message: TransportMessage,
+  deliveries: number,
+  err: unknown,
+): Promise<void> {
+  const id = message.headers['Shop-Event-Id'] || message.headers['Nats-Msg-Id'] || randomUUID();
+  await orm.em.getConnection().execute(
+    `insert into "${schema}"."parked_event" (consumer, event_id, subject, headers, payload, deliveries, last_error, parked_at)
+     values (?, ?, ?, ?, ?, ?, ?, now())
+     on conflict (consumer, event_id) do update set deliveries = excluded.deliveries,
+       last_error = excluded.last_error, parked_at = now()`,
+    [
+      consumer,
+      /^[0-9a-f-]{36}$/i.test(id) ? id : randomUUID(),
+      subject,
+      JSON.stringify(message.headers),
+      Buffer.from(message.data),
+      deliveries,
+      String((err as Error)?.message ?? err).slice(0, 1000),
+    ],
+  );
+}
+
+/**
+ * Replays parked events of `consumer` (all, or the given event ids): each goes
+ * back through this service's outbox under a fresh broker message id and its
+ * original event id, so this consumer handles it again while consumers that
+ * already handled it find it in their inbox. Returns how many were replayed.
+ */
+export async function replayParkedEvents(
+  orm: MikroORM,
+  schema: string,
+  consumer: string,
+  eventIds?: string[],
+): Promise<number> {
+  if (eventIds && !eventIds.length) return 0;
+  return orm.em.fork().transactional(async (em) => {
+    const rows = await em.execute<Array<{ event_id: string; subject: string; headers: Record<string, string>; payload: Buffer }>>(
+      `delete from "${schema}"."parked_event" where consumer = ? ${eventIds ? 'and event_id in (?)' : ''}
+       returning event_id, subject, headers, payload`,
+      eventIds ? [consumer, eventIds] : [consumer],
+    );
+    for (const row of rows) {
+      const headers = typeof row.headers === 'string' ? JSON.parse(row.headers) : row.headers;
+      const messageId = randomUUID();
+      await em.execute(
+        `insert into "${schema}"."outbox" (id, subject, type, payload, headers, occurred_at, attempts)
+         values (?, ?, ?, ?, ?, now(), 0)`,
+        [
+          messageId,
+          row.subject,
+          headers['Shop-Event-Type'] ?? '',
+          row.payload,
+          JSON.stringify({ ...headers, 'Nats-Msg-Id': messageId, 'Shop-Event-Id': row.event_id }),
+        ],
+      );
+    }
+    return rows.length;
   });
 }

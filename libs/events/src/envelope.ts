@@ -8,8 +8,9 @@ export interface EventEnvelope<T = unknown> {
 }
 
 const H = {
+  /** The broker's dedupe key: the event id, unless the event is republished (replay of a parked event). */
   msgId: 'Nats-Msg-Id',
-  /** The event's own id (the inbox key); equals Nats-Msg-Id unless a message is re-sent under a new one. */
+  /** The event's own id, which consumers dedupe by; stays the same across republishing. */
   eventId: 'Shop-Event-Id',
   type: 'Shop-Event-Type',
   occurredAt: 'Shop-Occurred-At',
@@ -29,7 +30,7 @@ export function envelopeHeaders(envelope: Omit<EventEnvelope, 'payload'>): Recor
 
 export function envelopeFromHeaders<T>(headers: Record<string, string>, payload: T): EventEnvelope<T> {
   const id = headers[H.eventId] || headers[H.msgId];
-  if (!id) throw new Error('Event without Shop-Event-Id / Nats-Msg-Id header');
+  if (!id) throw new Error('Event without Shop-Event-Id or Nats-Msg-Id header');
   return {
     id,
     type: headers[H.type] ?? '',

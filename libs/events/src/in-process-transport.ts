@@ -2,7 +2,7 @@ import type { EventTransport, StopConsuming, TransportMessage } from './transpor
 import { subjectMatches } from './transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
-const RETAINED = 10_000;
+const RETAINED = 1_000;
 
 interface Durable {
   subject: string;
@@ -10,14 +10,23 @@ interface Durable {
   handler: (message: TransportMessage) => Promise<void>;
   pumping: boolean;
   stopped: boolean;
+  idle: Promise<void>;
 }
 
 /**
  * The development launcher's event bus, used only when no NATS_URL is given
- * (every service then runs in one process). Same contract as JetStream: dedupe
- * by Nats-Msg-Id within a window, durable consumers that replay retained
- * history when they first attach and retry a failing handler, broadcast
- * subscriptions. Tests and production use JetStream.
+ * (every service then runs in one process). Tests and production use
+ * JetStream. What it shares with JetStream: dedupe by Nats-Msg-Id within a
+ * window, durable consumers that replay retained history when they first
+ * attach, retries of a failing handler with backoff and a delivery count (so
+ * `consumeEvent` parks a poison event after its limit instead of blocking the
+ * queue), broadcast subscriptions.
+ *
+ * Where it differs (written down in docs/operations.md, "Embedded mode"):
+ * it stores nothing. An event counts as published once it is in memory, so
+ * events the consumers have not handled yet are lost when the process exits
+ * (close() waits only for the handler running now); history is the last
+ * RETAINED events; it is always "connected" because there is no broker.
  */
 export class InProcessTransport implements EventTransport {
   readonly kind = 'in-process' as const;
@@ -53,12 +62,13 @@ export class InProcessTransport implements EventTransport {
     subject: string,
     handler: (message: TransportMessage) => Promise<void>,
   ): Promise<StopConsuming> {
-    const durable: Durable = { subject, queue: [], handler, pumping: false, stopped: false };
+    const durable: Durable = { subject, queue: [], handler, pumping: false, stopped: false, idle: Promise.resolve() };
     this.durables.set(name, durable);
     for (const message of this.retained) if (subjectMatches(subject, message.subject)) this.enqueue(durable, message);
     return async () => {
       durable.stopped = true;
       this.durables.delete(name);
+      await durable.idle;
     };
   }
 
@@ -73,14 +83,16 @@ export class InProcessTransport implements EventTransport {
   }
 
   async close(): Promise<void> {
-    for (const durable of this.durables.values()) durable.stopped = true;
+    const durables = [...this.durables.values()];
+    for (const durable of durables) durable.stopped = true;
     this.durables.clear();
+    await Promise.all(durables.map((d) => d.idle));
     this.subscribers.clear();
   }
 
   private enqueue(durable: Durable, message: TransportMessage): void {
     durable.queue.push(message);
-    if (!durable.pumping) void this.pump(durable);
+    if (!durable.pumping) durable.idle = this.pump(durable);
   }
 
   private async pump(durable: Durable): Promise<void> {
@@ -88,12 +100,12 @@ export class InProcessTransport implements EventTransport {
     let attempt = 0;
     while (durable.queue.length && !durable.stopped) {
       try {
-        await durable.handler(durable.queue[0]);
+        await durable.handler({ ...durable.queue[0], deliveryCount: attempt + 1 });
         durable.queue.shift();
         attempt = 0;
       } catch {
         attempt++;
-        await new Promise((r) => setTimeout(r, Math.min(30_000, 250 * 2 ** Math.min(attempt, 7))));
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** Math.min(attempt, 7))));
       }
     }
     durable.pumping = false;

@@ -32,8 +32,10 @@ export async function connectJetStream(options: JetStreamOptions): Promise<Event
   const nc = await connect({
     servers: options.url,
     name: options.name,
+    // Never give up, retry every half second (with jitter): back within seconds of the server.
     maxReconnectAttempts: -1,
-    reconnectTimeWait: 1000,
+    reconnectTimeWait: 500,
+    reconnectJitter: 200,
   });
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, options);
@@ -131,7 +133,12 @@ class JetStreamTransport implements EventTransport {
 
   private async handle(msg: JsMsg, handler: (message: TransportMessage) => Promise<void>): Promise<void> {
     try {
-      await handler({ subject: msg.subject, data: msg.data, headers: fromNatsHeaders(msg.headers) });
+      await handler({
+        subject: msg.subject,
+        data: msg.data,
+        headers: fromNatsHeaders(msg.headers),
+        deliveryCount: msg.info.deliveryCount,
+      });
       msg.ack();
     } catch (err) {
       const attempt = msg.info.deliveryCount;
@@ -141,9 +148,16 @@ class JetStreamTransport implements EventTransport {
   }
 
   private async watchStatus(): Promise<void> {
+    const log = this.options.logger;
     for await (const status of this.nc.status()) {
-      if (status.type === 'disconnect') this.connected = false;
-      if (status.type === 'reconnect') this.connected = true;
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        log.warn({ server: this.options.url }, 'NATS disconnected; events wait in the outbox, reconnecting');
+      }
+      if (status.type === 'reconnect') {
+        this.connected = true;
+        log.info({ server: this.options.url }, 'NATS reconnected');
+      }
     }
   }
 }

@@ -8,10 +8,28 @@ interface ClaimedRow {
   payload: Buffer;
   headers: Record<string, string>;
   occurred_at: Date;
+  attempts: number;
+}
+
+export interface OutboxRelayOptions {
+  /** Failed publishes of one row before it is parked (skipped until an operator replays it). */
+  maxAttempts?: number;
+  /** First retry delay of a failing row; doubles per attempt up to `maxBackoffMs`. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  pollMs?: number;
+}
+
+export interface OutboxStats {
+  /** Rows waiting to be published (parked ones excluded). */
+  pending: number;
+  /** Rows parked after `maxAttempts` failures. */
+  parked: number;
+  /** Age in seconds of the oldest pending row; 0 when none. */
+  oldestAgeSeconds: number;
 }
 
 const BATCH = 100;
-const POLL_MS = 1000;
 const CLAIM_SECONDS = 30;
 
 /**
@@ -21,19 +39,36 @@ const CLAIM_SECONDS = 30;
  * transaction stays open while publishing. Wakes on every commit and polls as
  * a fallback. At-least-once: the broker drops duplicates by Nats-Msg-Id and
  * consumers by their inbox.
+ *
+ * Failures are per row: a row the broker refuses waits `next_attempt_at`
+ * (exponential backoff from `attempts`) while the rows behind it go out, and
+ * after `maxAttempts` refusals it is parked (`parked_at`, `last_error`) for an
+ * operator (docs/operations.md, "Outbox"). While the transport is
+ * disconnected nothing is counted: an outage parks nothing, the rows wait.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private readonly maxAttempts: number;
+  private readonly baseBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly pollMs: number;
+  private paused = false;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly schema: string,
     private readonly transport: EventTransport,
     private readonly logger: Logger,
-  ) {}
+    options: OutboxRelayOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 12;
+    this.baseBackoffMs = options.baseBackoffMs ?? 1000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
+    this.pollMs = options.pollMs ?? 1000;
+  }
 
   start(): void {
     this.orm.em.getEventManager().registerSubscriber({ afterTransactionCommit: () => this.wake() });
@@ -49,7 +84,15 @@ export class OutboxRelay {
       return;
     }
     this.running = this.drain()
-      .catch((err) => this.logger.warn({ err }, 'outbox relay paused'))
+      .then(() => {
+        if (this.paused) this.logger.info({ schema: this.schema }, 'outbox relay resumed');
+        this.paused = false;
+      })
+      .catch((err) => {
+        // Database or broker unavailable: logged once per outage, retried every poll.
+        if (!this.paused) this.logger.warn({ err, schema: this.schema }, 'outbox relay paused; retrying');
+        this.paused = true;
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -65,53 +108,132 @@ export class OutboxRelay {
     await this.running;
   }
 
-  /** Publishes until the outbox is empty. */
+  /** Publishes every row that is due, until none is left. */
   async drain(): Promise<void> {
     for (;;) {
       const rows = await this.claim();
       if (!rows.length) return;
-      const published: string[] = [];
-      try {
-        for (const row of rows) {
+      for (const [index, row] of rows.entries()) {
+        try {
           await this.transport.publish({
             subject: this.transport.subjectFor(row.subject),
             data: row.payload,
             headers: row.headers,
           });
-          published.push(row.id);
+        } catch (err) {
+          if (!this.transport.isConnected() || isBrokerUnavailable(err)) {
+            // Broker outage, not this row's fault: give the batch back uncounted.
+            await this.release(rows.slice(index).map((r) => r.id));
+            throw err;
+          }
+          await this.recordFailure(row, err);
+          continue;
         }
-      } finally {
-        await this.settle(published, rows.map((r) => r.id).filter((id) => !published.includes(id)));
+        await this.table((t) => `delete from ${t} where id = ?`, [row.id]);
       }
     }
+  }
+
+  /** Backlog figures for metrics and health details. */
+  async stats(): Promise<OutboxStats> {
+    const [row] = await this.orm.em.getConnection().execute<
+      Array<{ pending: string; parked: string; oldest: number | string | null }>
+    >(
+      `select count(*) filter (where parked_at is null) as pending,
+              count(*) filter (where parked_at is not null) as parked,
+              extract(epoch from now() - min(occurred_at) filter (where parked_at is null)) as oldest
+       from "${this.schema}"."outbox"`,
+    );
+    return {
+      pending: Number(row?.pending ?? 0),
+      parked: Number(row?.parked ?? 0),
+      oldestAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+    };
+  }
+
+  private backoffMs(attempts: number): number {
+    return Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** Math.max(0, attempts - 1));
+  }
+
+  private async recordFailure(row: ClaimedRow, err: unknown): Promise<void> {
+    const attempts = row.attempts + 1;
+    const message = String((err as Error)?.message ?? err).slice(0, 1000);
+    if (attempts >= this.maxAttempts) {
+      this.logger.error(
+        { err, eventId: row.id, subject: row.subject, attempts, schema: this.schema },
+        'outbox row parked after repeated publish failures',
+      );
+      await this.table(
+        (t) => `update ${t} set attempts = ?, parked_at = now(), last_error = ?, claimed_until = null where id = ?`,
+        [attempts, message, row.id],
+      );
+      return;
+    }
+    const delay = this.backoffMs(attempts);
+    this.logger.warn({ err, eventId: row.id, subject: row.subject, attempts, retryInMs: delay }, 'outbox publish failed');
+    await this.table(
+      (t) =>
+        `update ${t} set attempts = ?, last_error = ?, claimed_until = null,
+           next_attempt_at = now() + (? * interval '1 millisecond') where id = ?`,
+      [attempts, message, delay, row.id],
+    );
   }
 
   private schedule(): void {
     this.timer = setTimeout(() => {
       this.wake();
       this.schedule();
-    }, POLL_MS);
+    }, this.pollMs);
     this.timer.unref();
   }
 
   private async claim(): Promise<ClaimedRow[]> {
     const table = `"${this.schema}"."outbox"`;
     const rows = await this.orm.em.getConnection().execute<ClaimedRow[]>(
-      `update ${table} set claimed_until = now() + interval '${CLAIM_SECONDS} seconds', attempts = attempts + 1
+      `update ${table} set claimed_until = now() + interval '${CLAIM_SECONDS} seconds'
        where id in (select id from ${table}
-                    where claimed_until is null or claimed_until < now()
+                    where parked_at is null
+                      and (claimed_until is null or claimed_until < now())
+                      and (next_attempt_at is null or next_attempt_at <= now())
                     order by occurred_at limit ${BATCH} for update skip locked)
-       returning id, subject, payload, headers, occurred_at`,
+       returning id, subject, payload, headers, occurred_at, attempts`,
     );
     return rows.sort((a, b) => +new Date(a.occurred_at) - +new Date(b.occurred_at));
   }
 
-  private async settle(published: string[], unpublished: string[]): Promise<void> {
-    const conn = this.orm.em.getConnection();
-    const table = `"${this.schema}"."outbox"`;
-    if (published.length) await conn.execute(`delete from ${table} where id in (?)`, [published]);
-    if (unpublished.length) {
-      await conn.execute(`update ${table} set claimed_until = null where id in (?)`, [unpublished]);
-    }
+  private async release(ids: string[]): Promise<void> {
+    if (ids.length) await this.table((t) => `update ${t} set claimed_until = null where id in (?)`, [ids]);
   }
+
+  private async table(sql: (table: string) => string, params: unknown[]): Promise<void> {
+    await this.orm.em.getConnection().execute(sql(`"${this.schema}"."outbox"`), params);
+  }
+}
+
+/**
+ * Puts parked outbox rows back in line (all of them, or the given ids): the
+ * operator's replay after fixing the cause. Returns how many were replayed.
+ */
+export async function replayParkedOutbox(orm: MikroORM, schema: string, ids?: string[]): Promise<number> {
+  if (ids && !ids.length) return 0;
+  const where = ids ? 'parked_at is not null and id in (?)' : 'parked_at is not null';
+  const rows = await orm.em
+    .getConnection()
+    .execute<Array<{ id: string }>>(
+      `update "${schema}"."outbox" set parked_at = null, attempts = 0, next_attempt_at = null, claimed_until = null
+       where ${where} returning id`,
+      ids ? [ids] : [],
+    );
+  return rows.length;
+}
+
+/**
+ * Failures that say the broker (not this row) is unavailable: the client has
+ * not noticed the disconnect yet, the request timed out, or JetStream has no
+ * responder. They never count against a row.
+ */
+function isBrokerUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; name?: unknown } | undefined;
+  const text = `${String(e?.name ?? '')} ${String(e?.code ?? '')} ${String(e?.message ?? '')}`;
+  return /timeout|timed out|disconnect|connection|closed|no responders|503|draining|reconnect/i.test(text);
 }

@@ -1,9 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
-import { OutboxMessage } from '@storefront/persistence';
+import type { EntityManager, EntityName } from '@mikro-orm/core';
 import type { EventType } from './event-type';
 import { envelopeHeaders } from './envelope';
 import { currentTraceparent } from './trace-context';
+
+/** The outbox entity's name (OutboxMessage in @storefront/persistence, registered by openDatabase). */
+const OUTBOX_ENTITY = 'OutboxMessage';
+const outboxEntities = new WeakMap<object, EntityName<any>>();
+
+/** The outbox entity as registered with this EntityManager's ORM, found by name. */
+function outboxEntity(em: EntityManager): EntityName<any> {
+  const metadata = em.getMetadata();
+  let entity = outboxEntities.get(metadata);
+  if (!entity) {
+    const meta = [...metadata].find((m) => m.className === OUTBOX_ENTITY);
+    if (!meta) throw new Error(`${OUTBOX_ENTITY} is not registered (open the database with @storefront/persistence)`);
+    entity = meta.class;
+    outboxEntities.set(metadata, entity);
+  }
+  return entity;
+}
 
 /**
  * Records an event in the outbox through the caller's EntityManager, so it is
@@ -13,7 +29,9 @@ import { currentTraceparent } from './trace-context';
 export function recordEvent<T>(em: EntityManager, event: EventType<T>, payload: T): string {
   const id = randomUUID();
   const occurredAt = new Date();
-  em.create(OutboxMessage, {
+  // By entity name: this library must not load the ORM (or pg) at run time, so
+  // processes without a database (the gateway) can import it.
+  em.create(outboxEntity(em), {
     id,
     subject: event.subject,
     type: event.type,

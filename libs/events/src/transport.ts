@@ -2,6 +2,8 @@ export interface TransportMessage {
   subject: string;
   data: Uint8Array;
   headers: Record<string, string>;
+  /** How many times this message has been delivered to this durable consumer (1 = first), when known. */
+  deliveryCount?: number;
 }
 
 export type StopConsuming = () => Promise<void>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineEntity, p } from '@mikro-orm/core';
 import { openDatabase, sqlMigration, messagingTablesSql, type Database } from '@storefront/persistence';
@@ -10,6 +11,8 @@ import {
   InProcessTransport,
   OutboxRelay,
   recordEvent,
+  replayParkedEvents,
+  replayParkedOutbox,
   type EventTransport,
 } from '../src';
 
@@ -61,12 +64,13 @@ const transports: Array<[string, () => Promise<EventTransport>]> = [
 
 afterAll(() => testEvents.cleanup());
 
-describe.each(transports)('outbox, relay and idempotent consumer over %s', (_name, connectTransport) => {
+describe.each(transports)('outbox, relay and idempotent consumer over %s', (name, connectTransport) => {
   let database: TestDatabase;
   let db: Database;
   let transport: EventTransport;
   let relay: OutboxRelay;
   let failuresLeft = 0;
+  let poisonActive = true;
   const consumer = `seen_${Math.random().toString(36).slice(2, 8)}`;
   const seen = async () =>
     (await db.em().execute<{ text: string }[]>('select text from "notes"."seen" order by text')).map((r) => r.text);
@@ -75,7 +79,7 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (_nam
     database = await createTestDatabase('events');
     db = await openNotes(database.url);
     transport = await connectTransport();
-    relay = new OutboxRelay(db.orm, 'notes', transport, logger);
+    relay = new OutboxRelay(db.orm, 'notes', transport, logger, { maxAttempts: 3, baseBackoffMs: 50, pollMs: 200 });
     relay.start();
     await consumeEvent({
       orm: db.orm,
@@ -84,7 +88,9 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (_nam
       logger,
       consumer,
       event: NoteWritten,
+      maxDeliver: 3,
       handler: async (envelope, em) => {
+        if (poisonActive && envelope.payload.text.startsWith('poison')) throw new Error('cannot handle poison');
         if (failuresLeft > 0) {
           failuresLeft--;
           throw new Error('transient failure');
@@ -144,4 +150,87 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (_nam
     expect((await seen()).filter((t) => t === 'retry')).toHaveLength(1);
     expect(failuresLeft).toBe(0);
   });
+
+  it('really delivers an event twice (new broker message id, same event id) and applies it once', async () => {
+    const id = randomUUID();
+    const subject = transport.subjectFor(NoteWritten.subject);
+    const delivered: string[] = [];
+    const unsubscribe = transport.subscribe(subject, (m) => {
+      if (m.headers['Shop-Event-Id'] === id) delivered.push(m.headers['Nats-Msg-Id']);
+    });
+    try {
+      const headers = envelopeHeaders({ id, type: NoteWritten.type, occurredAt: new Date() });
+      const data = NoteWritten.codec.encode({ text: 'twice' }).finish();
+      // As the relay does when it republishes a row after the broker's dedupe window
+      // (delete lost after publish) or an operator replays: the broker keeps both.
+      await transport.publish({ subject, data, headers: { ...headers, 'Nats-Msg-Id': randomUUID() } });
+      await transport.publish({ subject, data, headers: { ...headers, 'Nats-Msg-Id': randomUUID() } });
+      await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text: 'twice-sentinel' }));
+      await waitFor(async () => (await seen()).includes('twice-sentinel'));
+      await waitFor(async () => delivered.length === 2);
+      // Both copies reached the durable consumer: its inbox held the first one's id.
+      const inbox = await db.em().execute('select 1 from "notes"."inbox" where consumer = ? and event_id = ?', [consumer, id]);
+      expect(inbox).toHaveLength(1);
+      expect((await seen()).filter((t) => t === 'twice')).toHaveLength(1);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('parks a poison event after its delivery limit, keeps consuming, and replays it on request', async () => {
+    poisonActive = true;
+    await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text: 'poison-1' }));
+    await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text: 'after-poison' }));
+    await waitFor(async () => (await seen()).includes('after-poison'), 20_000);
+    await waitFor(
+      async () => (await db.em().execute('select 1 from "notes"."parked_event" where consumer = ?', [consumer])).length === 1,
+      20_000,
+    );
+    const [parked] = await db.em().execute<Array<{ deliveries: number; last_error: string }>>(
+      'select deliveries, last_error from "notes"."parked_event" where consumer = ?',
+      [consumer],
+    );
+    expect(parked).toMatchObject({ deliveries: 3, last_error: 'cannot handle poison' });
+    expect(await seen()).not.toContain('poison-1');
+
+    poisonActive = false; // the operator fixed the cause
+    expect(await replayParkedEvents(db.orm, 'notes', consumer)).toBe(1);
+    await waitFor(async () => (await seen()).includes('poison-1'), 20_000);
+    expect(await db.em().execute('select 1 from "notes"."parked_event"')).toHaveLength(0);
+  });
+
+  if (name === 'JetStream') {
+    it('parks an outbox row the broker refuses while the rows behind it still go out', async () => {
+      // A real poison row: a payload over the server's max_payload (1 MB) is refused every time.
+      const poisonId = randomUUID();
+      await db.em().execute(
+        `insert into "notes"."outbox" (id, subject, type, payload, headers, occurred_at, attempts)
+         values (?, ?, ?, ?, ?, now() - interval '1 minute', 0)`,
+        [
+          poisonId,
+          NoteWritten.subject,
+          NoteWritten.type,
+          Buffer.alloc(2 * 1024 * 1024, 1),
+          JSON.stringify(envelopeHeaders({ id: poisonId, type: NoteWritten.type, occurredAt: new Date() })),
+        ],
+      );
+      for (const text of ['behind-1', 'behind-2', 'behind-3']) {
+        await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text }));
+      }
+      await waitFor(async () => ['behind-1', 'behind-2', 'behind-3'].every((t) => seen().then((s) => s.includes(t))), 20_000);
+      await waitFor(async () => {
+        const rows = await db.em().execute<Array<{ parked_at: Date | null }>>('select parked_at from "notes"."outbox" where id = ?', [poisonId]);
+        return rows[0]?.parked_at != null;
+      }, 20_000);
+      const [row] = await db.em().execute<Array<{ attempts: number; last_error: string }>>(
+        'select attempts, last_error from "notes"."outbox" where id = ?',
+        [poisonId],
+      );
+      expect(row.attempts).toBe(3);
+      expect(row.last_error).toMatch(/payload/i);
+      expect(await relay.stats()).toMatchObject({ parked: 1, pending: 0 });
+      expect(await replayParkedOutbox(db.orm, 'notes', [poisonId])).toBe(1);
+      expect((await relay.stats()).parked + (await relay.stats()).pending).toBe(1);
+    });
+  }
 });

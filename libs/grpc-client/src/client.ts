@@ -30,6 +30,11 @@ export function openChannel(name: string, address: string, deadlineMs = 5000): C
     // Spread calls over every address a Kubernetes headless service resolves to.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
+    // Reconnect within seconds of the peer's return: grpc-js's default backoff
+    // grows to 120 s, which kept answering 503 long after a restart.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.min_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 2000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
   });
   return { name, address, client, deadlineMs, close: () => client.close() };

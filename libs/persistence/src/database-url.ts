@@ -21,6 +21,7 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   const name = databaseNameOf(url);
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`Unsupported database name "${name}"`);
   const admin = new pg.Client({ connectionString: withDatabaseName(url, 'postgres') });
+  admin.on('error', () => undefined); // a drop while connected rejects the query below instead
   await admin.connect();
   try {
     const found = await admin.query('select 1 from pg_database where datname = $1', [name]);

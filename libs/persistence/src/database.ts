@@ -2,7 +2,7 @@ import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresq
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntitySchema } from '@mikro-orm/core';
 import { ensureDatabaseExists } from './database-url';
-import { InboxEntry, OutboxMessage } from './messaging-tables';
+import { InboxEntry, messagingUpgradeSql, OutboxMessage, ParkedEvent } from './messaging-tables';
 import type { SqlMigration } from './migrations';
 import { Reader } from './reader';
 
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   createDatabase?: boolean;
   /** Prepare hot-read statements (off on embedded PGlite, where connections share one backend). */
   preparedStatements?: boolean;
+  /** Told about connection-level failures (logged by the service kit); the pools recover by themselves. */
+  onConnectionError?: (err: Error) => void;
 }
 
 export interface Database {
@@ -43,7 +45,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const config: Options = {
     clientUrl: options.url,
     schema: options.schema,
-    entities: [...options.entities, OutboxMessage, InboxEntry],
+    entities: [...options.entities, OutboxMessage, InboxEntry, ParkedEvent],
     extensions: [Migrator],
     migrations: {
       tableName: `${options.schema}.mikro_orm_migrations`,
@@ -54,12 +56,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       allOrNothing: true,
     },
     pool: { min: 0, max: options.poolSize ?? 10 },
+    driverOptions: {
+      connectionTimeoutMillis: 5000,
+      // MikroORM logs dropped connections only in debug mode; tell the service too.
+      onPoolCreated: (pool: { on(event: 'error', listener: (err: Error) => void): void }) => {
+        if (options.onConnectionError) pool.on('error', options.onConnectionError);
+      },
+    },
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
     debug: false,
   };
   const orm = await MikroORM.init(config);
-  const reader = new Reader(options.url, Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)), options.preparedStatements ?? true);
+  const reader = new Reader(
+    options.url,
+    Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)),
+    options.preparedStatements ?? true,
+    options.onConnectionError,
+  );
   return {
     orm,
     schema: options.schema,
@@ -68,10 +82,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async migrate() {
       await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
       const done = await orm.migrator.up();
+      // The messaging tables belong to this library: their later columns are
+      // added here, so no service needs a migration of its own for them.
+      for (const statement of messagingUpgradeSql(options.schema)) await orm.em.getConnection().execute(statement);
       return done.map((m) => m.name);
     },
     async ping() {
-      await orm.em.getConnection().execute('select 1');
+      // A pooled connection the server dropped fails once before the pool discards
+      // it; that is not the database being down, so retry on fresh connections.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await orm.em.getConnection().execute('select 1');
+          return;
+        } catch (err) {
+          if (attempt >= 3) throw err;
+        }
+      }
     },
     async close() {
       await reader.close();

@@ -1,7 +1,7 @@
 export { openDatabase, type Database, type DatabaseOptions } from './database';
 export { ensureDatabaseExists, databaseNameOf, withDatabaseName } from './database-url';
 export { sqlMigration, type SqlMigration } from './migrations';
-export { OutboxMessage, InboxEntry, messagingTablesSql } from './messaging-tables';
-export { isUniqueViolation } from './pg-errors';
+export { OutboxMessage, InboxEntry, ParkedEvent, messagingTablesSql, messagingUpgradeSql } from './messaging-tables';
+export { isUniqueViolation, isClientDataError, isConnectionLost } from './pg-errors';
 export { Reader, toNumberedPlaceholders } from './reader';
 export { escapeLike } from './like';

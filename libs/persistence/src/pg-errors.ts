@@ -5,3 +5,28 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const unique = e.code === '23505' || e.name === 'UniqueConstraintViolationException';
   return unique && (!constraint || e.constraint === constraint || String((err as Error).message).includes(constraint));
 }
+
+/**
+ * A Postgres error caused by the values a client sent, not by a fault:
+ * class 22 "data exception" (value too long for its column, NUL or an invalid
+ * byte sequence, numeric out of range, invalid datetime...) and 54000 (a
+ * value too large for an index). Services answer these 400, never 500.
+ */
+export function isClientDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code === '54000');
+}
+
+/**
+ * The database connection was lost or refused (server restart, failover,
+ * pg_terminate_backend, network): SQLSTATE 57P01-57P03 and class 08, or the
+ * driver's own connection errors. Transient: services answer 503, the pools
+ * reconnect on next use.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+  if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(e?.message ?? ''));
+}

@@ -15,8 +15,26 @@ export class Reader {
   private readonly pool: pg.Pool;
   private readonly prepared = new Set<string>();
 
-  constructor(url: string, size: number, private readonly prepare: boolean) {
-    this.pool = new pg.Pool({ connectionString: url, max: size });
+  constructor(
+    url: string,
+    size: number,
+    private readonly prepare: boolean,
+    onError: (err: Error) => void = () => undefined,
+  ) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: size,
+      // A dead server fails a read within seconds instead of queueing it forever.
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A connection dropped by the server (restart, failover, pg_terminate_backend,
+    // idle reaper) is reported as an 'error' event: on the pool while the client
+    // is idle, on the client while it is checked out. Without listeners that is an
+    // uncaught exception that ends the process. The pool discards the broken
+    // client; the next query opens a new connection.
+    this.pool.on('error', onError);
+    this.pool.on('connect', (client) => client.on('error', onError));
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {

@@ -12,9 +12,11 @@ const Widget = defineEntity({
 const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `persistence_test_${process.pid}`;
 let db: Database;
+const connectionErrors: Error[] = [];
 
 beforeAll(async () => {
   db = await openDatabase({
+    onConnectionError: (err) => void connectionErrors.push(err),
     url: withDatabaseName(base, dbName),
     schema: 'widgets_svc',
     entities: [Widget],
@@ -50,5 +52,34 @@ describe('openDatabase', () => {
   it('has no drift between entities and migrations', async () => {
     const diff = await db.orm.schema.getUpdateSchemaSQL({ wrap: false });
     expect(diff.trim()).toBe('');
+  });
+});
+
+describe('a dropped connection (restart, failover, pg_terminate_backend)', () => {
+  it('is survived by the ORM pool and the prepared-statement reader: logged, reconnected, no process exit', async () => {
+    await db.migrate();
+    // Warm both pools so they hold idle connections, then cut every one of them.
+    expect(await db.reader.query('select 1 as one where 1 = ?', [1])).toEqual([{ one: 1 }]);
+    await db.ping();
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [dbName]);
+      expect(killed.rowCount).toBeGreaterThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
+    // An idle client's 'error' event reaches the listener instead of crashing the process.
+    const deadline = Date.now() + 5000;
+    while (!connectionErrors.length && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expect(connectionErrors.length).toBeGreaterThan(0);
+    // Both pools open fresh connections; the prepared statement is prepared again on them.
+    let reads = 0;
+    for (let i = 0; i < 3 && reads === 0; i++) {
+      reads = await db.reader.query('select 1 as one where 1 = ?', [1]).then((r) => r.length, () => 0);
+    }
+    expect(reads).toBe(1);
+    await db.ping();
+    expect(await db.em().execute('select 2 as two')).toEqual([{ two: 2 }]);
   });
 });

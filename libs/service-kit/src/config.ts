@@ -36,6 +36,10 @@ export const BaseConfigSchema = Type.Object({
   MIGRATE_ON_BOOT: Type.Boolean({ default: true }),
   /** Prepared statements on hot reads; the launcher turns them off on embedded PGlite (one shared backend). */
   DB_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
+  /** Deliveries of one event to a consumer before it is parked as poison (parked_event table). */
+  EVENTS_MAX_DELIVER: Type.Integer({ minimum: 1, default: 10 }),
+  /** Failed publishes of one outbox row before it is parked (outbox.parked_at). */
+  OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 12 }),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 
@@ -62,12 +66,20 @@ export function loadConfig<S extends TObject>(schema: S, env: NodeJS.ProcessEnv 
   }
   const validate = ajv.compile(schema);
   if (!validate(values)) {
+    // Values are never echoed: a bad DATABASE_URL or secret would end up in logs.
     const problems = (validate.errors ?? []).map((e) => {
       const name = e.instancePath.replace(/^\//, '') || String(e.params.missingProperty ?? '');
-      const shown = e.keyword === 'required' ? 'is required' : `${e.message} (got "${values[name]}")`;
+      const shown = e.keyword === 'required' ? 'is required' : `is invalid: ${describeRule(e)}`;
       return `${name} ${shown}`;
     });
     throw new ConfigError(problems);
   }
   return values as Static<S>;
+}
+
+/** What the rule wants, without the value that broke it (Ajv's message for `pattern` quotes no value, but is cryptic). */
+function describeRule(e: { keyword: string; message?: string; params: Record<string, unknown> }): string {
+  if (e.keyword === 'pattern') return `must match ${String(e.params.pattern)}`;
+  if (e.keyword === 'anyOf' || e.keyword === 'enum' || e.keyword === 'const') return 'is not one of the allowed values';
+  return e.message ?? e.keyword;
 }

@@ -1,5 +1,6 @@
 import type { handleUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { DomainError } from '@storefront/errors';
+import { DomainError, invalidParams } from '@storefront/errors';
+import { isClientDataError, isConnectionLost } from '@storefront/persistence';
 import { callerFromMetadata, toServiceError } from '@storefront/grpc-client';
 import { runWithTraceparent } from '@storefront/events';
 import type { Logger } from 'pino';
@@ -30,6 +31,16 @@ export function adaptHandlers<D extends ServiceDefinition>(
           callback(null, response);
         },
         (err: unknown) => {
+          // A value Postgres refuses (too long, NUL, out of range) is the client's mistake: 400, not 500.
+          if (isClientDataError(err)) {
+            logger.info({ method: method.path, code: (err as { code: string }).code, requestId: caller.requestId }, 'value refused by the database');
+            err = invalidParams({ value: 'A value is invalid or too long.' });
+          }
+          // A dropped database connection is transient: 503, and the pool reconnects on next use.
+          if (isConnectionLost(err)) {
+            logger.warn({ method: method.path, err: { message: (err as Error).message }, requestId: caller.requestId }, 'database connection lost during a call');
+            err = new DomainError('shop_service_unavailable', 503, 'The service is temporarily unavailable. Please retry.');
+          }
           if (!DomainError.is(err)) logger.error({ err, method: method.path, requestId: caller.requestId }, 'unhandled error');
           const serviceError = toServiceError(err);
           done({ code: String(serviceError.code) });

@@ -22,3 +22,4 @@ export { startService, type RunningService, type StartOptions } from './start-se
 export { runService } from './run-service';
 export { migrateService } from './migrate';
 export { KNOWN_ADDONS, parseAddons, type Addon } from './addons';
+export { HealthReporter, LIVENESS_SERVICE, type DependencyCheck } from './health';

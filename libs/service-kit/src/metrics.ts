@@ -1,12 +1,18 @@
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
   grpcLatency: Histogram<'method' | 'code'>;
   /** Requests served over HTTP (the gateway), by method, route pattern and status. */
   httpLatency: Histogram<'method' | 'route' | 'code'>;
-  /** Serves `/metrics` on `port` (0 = any free port); resolves to the bound port. */
+  /**
+   * Gauges read at every scrape: `dependency_up{dependency}` (1/0, e.g. the
+   * event broker, which does not affect readiness), `outbox_pending_events`,
+   * `outbox_parked_events` and `outbox_oldest_event_age_seconds`.
+   */
+  observeDependencies(details: () => Record<string, boolean>, outbox: () => Promise<{ pending: number; parked: number; oldestAgeSeconds: number }>): void;
+  /** Serves `/metrics` and `/livez` on `port` (0 = any free port); resolves to the bound port. */
   serve(port: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -34,8 +40,40 @@ export function createMetrics(service: string): Metrics {
     registry,
     grpcLatency,
     httpLatency,
+    observeDependencies(details, outbox) {
+      new Gauge({
+        name: 'dependency_up',
+        help: 'Whether a dependency answered its last health check (1) or not (0)',
+        labelNames: ['dependency'] as const,
+        registers: [registry],
+        collect() {
+          for (const [name, up] of Object.entries(details())) this.set({ dependency: name }, up ? 1 : 0);
+        },
+      });
+      let last: Promise<{ pending: number; parked: number; oldestAgeSeconds: number }> | undefined;
+      // One query per scrape for the three gauges; a database outage leaves the last values.
+      const read = () => (last ??= outbox().finally(() => setTimeout(() => (last = undefined), 500).unref()));
+      const gauge = (name: string, help: string, pick: (s: { pending: number; parked: number; oldestAgeSeconds: number }) => number) =>
+        new Gauge({
+          name,
+          help,
+          registers: [registry],
+          async collect() {
+            const stats = await read().catch(() => undefined);
+            if (stats) this.set(pick(stats));
+          },
+        });
+      gauge('outbox_pending_events', 'Events recorded but not yet published', (s) => s.pending);
+      gauge('outbox_parked_events', 'Outbox rows parked after repeated publish failures', (s) => s.parked);
+      gauge('outbox_oldest_event_age_seconds', 'Age of the oldest unpublished outbox event', (s) => s.oldestAgeSeconds);
+    },
     serve(port) {
       server = createServer((req, res) => {
+        // Liveness for HTTP probes: answers while the event loop does; depends on nothing else.
+        if (req.url === '/livez') {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+          return;
+        }
         if (req.url !== '/metrics') {
           res.writeHead(404).end();
           return;

@@ -59,6 +59,8 @@ export async function startService<S extends TObject>(
       poolSize: config.DB_POOL_SIZE,
       createDatabase: config.DATABASE_CREATE,
       preparedStatements: config.DB_PREPARED_STATEMENTS,
+      onConnectionError: (err) =>
+        logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost; reconnecting on next use'),
     });
     cleanups.push(() => db.close());
     if (config.MIGRATE_ON_BOOT) {
@@ -67,10 +69,13 @@ export async function startService<S extends TObject>(
     }
 
     const server = new Server();
-    const health = new HealthReporter([
-      () => db.ping().then(() => true),
-      async () => transport.isConnected(),
-    ]);
+    const health = new HealthReporter(
+      [
+        { name: 'database', critical: true, check: () => db.ping().then(() => true) },
+        { name: 'events', critical: false, check: async () => transport.isConnected() },
+      ],
+      logger,
+    );
     health.addTo(server);
 
     const consumers: Array<() => Promise<StopConsuming>> = [];
@@ -88,7 +93,16 @@ export async function startService<S extends TObject>(
       },
       consume(consumer, event, handler) {
         consumers.push(() =>
-          consumeEvent({ orm: db.orm, schema: definition.name, transport, logger, consumer, event, handler }),
+          consumeEvent({
+            orm: db.orm,
+            schema: definition.name,
+            transport,
+            logger,
+            consumer,
+            event,
+            handler,
+            maxDeliver: config.EVENTS_MAX_DELIVER,
+          }),
         );
       },
       connect(serviceName, address) {
@@ -103,8 +117,11 @@ export async function startService<S extends TObject>(
     cleanups.push(async () => channels.forEach((c) => c.close()));
 
     for (const task of readyTasks) await task();
-    const relay = new OutboxRelay(db.orm, definition.name, transport, logger);
+    const relay = new OutboxRelay(db.orm, definition.name, transport, logger, {
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+    });
     relay.start();
+    metrics.observeDependencies(() => health.details, () => relay.stats());
     cleanups.push(() => relay.stop());
     const stops = await Promise.all(consumers.map((start) => start()));
 

@@ -24,6 +24,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('never echoes a value: a bad DATABASE_URL does not print its password', () => {
+    const secret = 'hunter2-s3cret';
+    try {
+      loadConfig(schema, { DATABASE_URL: `mysql://app:${secret}@db/app`, NATS_URL: `http://u:${secret}@n` });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const message = (err as Error).message;
+      expect(message).toContain('DATABASE_URL is invalid');
+      expect(message).toContain('NATS_URL is invalid');
+      expect(message).not.toContain(secret);
+    }
+  });
+
   it('parses addons and refuses unknown ones', () => {
     expect(parseAddons(undefined)).toEqual(['subscriptions', 'embed', 'card', 'bogo']);
     expect(parseAddons('card, bogo')).toEqual(['card', 'bogo']);

@@ -81,6 +81,13 @@ describe('a service started with the kit', () => {
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
     await service.health.refresh();
     expect(service.health.status).toBe('NOT_SERVING');
+    expect(service.health.details).toMatchObject({ database: false });
+    // Liveness depends on nothing outside the process: the pod is not restarted for a database outage.
+    const channel = openChannel('echo', service.address, 2000);
+    const probe = bindClient(channel, health.HealthService);
+    expect((await probe.check({ service: 'liveness' }, anonymousCaller('l'))).status).toBe('SERVING');
+    expect((await probe.check({ service: '' }, anonymousCaller('r'))).status).toBe('NOT_SERVING');
+    channel.close();
     await admin.query(`alter database "${name}" with allow_connections true`);
     await admin.end();
     await service.health.refresh();

@@ -1,8 +1,8 @@
 import { unauthorized } from '@storefront/errors';
-import { findUserByIdentifier } from '../persistence/users.repository';
-import { decoyHash, verifyPassword } from './passwords';
+import { findUserByIdentifier, updatePasswordHash } from '../persistence/users.repository';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { principalOf, type Principal } from './principal';
-import { FailureRateLimiter } from './rate-limiter';
+import { credentialLimits, FailureRateLimiter } from './rate-limiter';
 import { defaultRedirect, safeRedirect } from './redirects';
 import { readSiteOptions } from './site-options';
 import { Sessions, type OpenedSession } from './sessions';
@@ -40,24 +40,26 @@ export class LoginService {
     const now = this.deps.now();
     const em = this.deps.db.em();
     const user = await findUserByIdentifier(em, input.identifier);
-    const accountScope = `account:${user ? user.id : input.identifier.trim().toLowerCase()}`;
-    const scopes = [
-      { scope: accountScope, max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT },
-      ...(input.clientIp ? [{ scope: `ip:${input.clientIp}`, max: config.LOGIN_MAX_FAILURES_PER_IP }] : []),
-    ];
-    await this.limiter.assertAllowed(em, scopes, now);
+    const account = user ? String(user.id) : input.identifier.trim().toLowerCase();
+    const accountScope = `account:${account}`;
+    const scopes = credentialLimits(config, account, input.clientIp);
+    // Check and record in one locked step, before the (slow) password check.
+    const attempt = await this.limiter.admit(em, scopes, now);
 
     // Same scrypt cost whether or not the account exists: no user enumeration by timing.
     const valid = user
       ? await verifyPassword(input.password, user.passwordHash)
       : await verifyPassword(input.password, await this.decoyHash()).then(() => false);
     if (!user || !valid) {
-      await this.limiter.recordFailure(em, scopes.map((s) => s.scope), now);
       throw unauthorized('shop_auth_failed', 'The username or password you entered is incorrect.');
     }
 
+    // Hashes made with a cost below today's setting are upgraded while the password is at hand.
+    const rehashed = needsRehash(user.passwordHash, config.SCRYPT_COST) ? await hashPassword(input.password, config.SCRYPT_COST) : undefined;
     return em.transactional(async (tx) => {
+      await attempt.succeeded(tx);
       await this.limiter.reset(tx, accountScope);
+      if (rehashed) await updatePasswordHash(tx, user.id, rehashed);
       const session = this.sessions.open(tx, user.id, input.remember);
       const site = await readSiteOptions(tx, config);
       const fallback = defaultRedirect(site.site_url, user.roles.includes(ADMIN_ROLE));

@@ -25,6 +25,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** True when `stored` was made with a lower scrypt cost than `cost` (or another scheme): rehash on next login. */
+export function needsRehash(stored: string, cost: number): boolean {
+  const [scheme, storedCost] = stored.split('$');
+  return scheme !== 'scrypt' || Number(storedCost) < cost;
+}
+
 /** A hash to compare against when the account does not exist, so both paths cost the same. */
 export function decoyHash(cost: number): Promise<string> {
   return hashPassword(randomBytes(12).toString('hex'), cost);

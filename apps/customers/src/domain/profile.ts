@@ -11,6 +11,7 @@ import { dashboardMenu, type MenuItem } from './menu';
 import { readSiteOptions } from './site-options';
 import { isEmail, requireEmail, requirePasswordLength } from './validation';
 import type { CustomersDeps } from './deps';
+import { credentialLimits, FailureRateLimiter } from './rate-limiter';
 
 export type AddressKind = 'billing' | 'shipping';
 
@@ -96,13 +97,19 @@ export class ProfileService {
   }
 
   /** Checks the current password, sets the new one and ends the user's other sessions. */
-  async changePassword(userId: number, current: string, next: string, keepSessionToken?: string): Promise<void> {
+  async changePassword(userId: number, current: string, next: string, keepSessionToken?: string, clientIp?: string): Promise<void> {
     requirePasswordLength(next, 8, 'new_password');
+    const { config } = this.deps;
+    // A wrong current password counts like a failed login (same limits, same atomic check).
+    const limiter = new FailureRateLimiter(config.LOGIN_FAILURE_WINDOW_SECONDS, config.LOGIN_RATE_LIMIT_ENABLED);
+    const attempt = await limiter.admit(this.deps.db.em(), credentialLimits(config, String(userId), clientIp), this.deps.now());
+    const nextHash = await hashPassword(next, config.SCRYPT_COST);
     await this.change(userId, async (em, user) => {
       if (!(await verifyPassword(current, user.passwordHash))) {
         throw badRequest('shop_rest_bad_password', 'The current password is incorrect.');
       }
-      user.passwordHash = await hashPassword(next, this.deps.config.SCRYPT_COST);
+      await attempt.succeeded(em);
+      user.passwordHash = nextHash;
       await this.sessions.endAllOf(em, userId, keepSessionToken);
     });
   }

@@ -1,16 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tooManyRequests } from '@storefront/errors';
-import { LoginFailure } from '../persistence/entities';
+import { releaseAttempt, reserveAttempt, resetScope } from '../persistence/login-failures.repository';
 
 export interface RateLimit {
   scope: string;
   max: number;
 }
 
+/** An admitted attempt: `succeeded()` takes back its provisional failure; otherwise it counts. */
+export interface Attempt {
+  succeeded(em: EntityManager): Promise<void>;
+}
+
+const NOOP: Attempt = { succeeded: async () => undefined };
+
 /**
- * Sliding-window limit on failures (successes are never limited): each failure
- * is a row; a scope is blocked while it has `max` failures inside the window.
- * Kept in Postgres so every replica sees the same counts.
+ * Sliding-window limit on failures (successes are never limited), kept in
+ * Postgres so every replica sees the same counts. `admit` is atomic: it
+ * checks the limits and records the attempt as a failure in one locked step
+ * before the secret is verified, so parallel guesses cannot all slip past a
+ * check that has not seen the others yet (40 parallel wrong passwords -> at
+ * most `max` verified, the rest 429).
  */
 export class FailureRateLimiter {
   constructor(
@@ -18,34 +28,31 @@ export class FailureRateLimiter {
     private readonly enabled: boolean,
   ) {}
 
-  /** Throws 429 `shop_rate_limited` (with the seconds to wait) when any scope is over its limit. */
-  async assertAllowed(em: EntityManager, limits: RateLimit[], now: Date): Promise<void> {
-    if (!this.enabled || !limits.length) return;
+  /** Admits one attempt or throws 429 `shop_rate_limited` (with the seconds to wait). */
+  async admit(em: EntityManager, limits: RateLimit[], now: Date): Promise<Attempt> {
+    if (!this.enabled || !limits.length) return NOOP;
     const since = new Date(now.getTime() - this.windowSeconds * 1000);
-    for (const { scope, max } of limits) {
-      const rows = await em.execute<{ count: string; oldest: Date | null }[]>(
-        `select count(*) as count, min(failed_at) as oldest from (
-           select failed_at from "customers"."login_failures"
-           where scope = ? and failed_at > ? order by failed_at desc limit ?) recent`,
-        [scope, since, max],
-      );
-      const { count, oldest } = rows[0];
-      if (Number(count) >= max && oldest) {
-        const retryAfter = Math.max(1, Math.ceil((new Date(oldest).getTime() + this.windowSeconds * 1000 - now.getTime()) / 1000));
-        throw tooManyRequests('shop_rate_limited', 'Too many failed attempts. Please try again later.', retryAfter);
-      }
+    const result = await reserveAttempt(em, limits, since, now);
+    if ('blockedUntil' in result) {
+      const retryAfter = Math.max(1, Math.ceil((result.blockedUntil.getTime() - now.getTime()) / 1000));
+      throw tooManyRequests('shop_rate_limited', 'Too many failed attempts. Please try again later.', retryAfter);
     }
-  }
-
-  async recordFailure(em: EntityManager, scopes: string[], now: Date): Promise<void> {
-    if (!this.enabled) return;
-    for (const scope of scopes) em.create(LoginFailure, { scope, failedAt: now });
-    await em.flush();
-    const expired = new Date(now.getTime() - this.windowSeconds * 1000);
-    await em.execute(`delete from "customers"."login_failures" where scope in (?) and failed_at <= ?`, [scopes, expired]);
+    return { succeeded: (tx) => releaseAttempt(tx, result.ids) };
   }
 
   async reset(em: EntityManager, scope: string): Promise<void> {
-    await em.execute(`delete from "customers"."login_failures" where scope = ?`, [scope]);
+    await resetScope(em, scope);
   }
+}
+
+/** The failure limits of one credential check (login, Basic, current password): per account and per client IP. */
+export function credentialLimits(
+  config: { LOGIN_MAX_FAILURES_PER_ACCOUNT: number; LOGIN_MAX_FAILURES_PER_IP: number },
+  account: string,
+  clientIp?: string,
+): RateLimit[] {
+  return [
+    { scope: `account:${account}`, max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT },
+    ...(clientIp ? [{ scope: `ip:${clientIp}`, max: config.LOGIN_MAX_FAILURES_PER_IP }] : []),
+  ];
 }

@@ -38,8 +38,8 @@ export function authHandlers(domain: CustomersDomain): ServiceHandlers<typeof cu
         redirectUrl: result.redirectUrl,
       };
     },
-    async requestPasswordReset(req) {
-      await domain.passwordReset.request(req.email);
+    async requestPasswordReset(req, caller) {
+      await domain.passwordReset.request(req.email, caller.clientIp);
       return {};
     },
     async resetPassword(req) {
@@ -53,8 +53,8 @@ export function authHandlers(domain: CustomersDomain): ServiceHandlers<typeof cu
       await domain.sessions.end(req.sessionId);
       return {};
     },
-    async authenticateApplicationPassword(req) {
-      return { principal: toProtoPrincipal(await domain.applicationPasswords.authenticate(req.identifier, req.password)) };
+    async authenticateApplicationPassword(req, caller) {
+      return { principal: toProtoPrincipal(await domain.applicationPasswords.authenticate(req.identifier, req.password, caller.clientIp)) };
     },
     async createApplicationPassword(req, caller) {
       const { record, password } = await domain.applicationPasswords.create(signedInUser(caller), req.name);

@@ -22,7 +22,7 @@ export function profileHandlers(domain: CustomersDomain): ServiceHandlers<typeof
       return { profile: toProtoProfile(await profile.update(caller.userId, req)) };
     },
     async changePassword(req, caller) {
-      await profile.changePassword(caller.userId, req.currentPassword, req.newPassword, caller.sessionId);
+      await profile.changePassword(caller.userId, req.currentPassword, req.newPassword, caller.sessionId, caller.clientIp);
       return {};
     },
     async getAddresses(_req, caller) {

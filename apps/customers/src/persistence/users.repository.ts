@@ -152,3 +152,8 @@ function userFromRow(row: Record<string, any>): User {
     totalDownloads: Number(row.total_downloads),
   } as User;
 }
+
+/** Replaces a user's password hash (transparent rehash at a higher cost). */
+export async function updatePasswordHash(em: EntityManager, userId: number, passwordHash: string): Promise<void> {
+  await em.execute(`update "customers"."users" set password_hash = ? where id = ?`, [passwordHash, userId]);
+}

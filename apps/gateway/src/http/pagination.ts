@@ -22,7 +22,13 @@ export function paginationHeaders(
     'X-Platform-Total': String(total),
     'X-Platform-TotalPages': String(totalPages),
   };
-  const url = new URL(request.url, baseUrl(request));
+  // The site root plus the request's path (a path like `//evil.example/x` stays a path).
+  let url: URL;
+  try {
+    url = new URL(baseUrl(request) + (request.url.startsWith('/') ? request.url : `/${request.url}`));
+  } catch {
+    return headers;
+  }
   const pageUrl = (n: number) => {
     url.searchParams.set('page', String(n));
     return url.toString();

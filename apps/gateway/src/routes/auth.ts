@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { forbidden } from '@storefront/errors';
 import type { customers } from '@storefront/proto';
-import { baseUrl } from '../http/links';
+import { baseUrl, requestOrigin } from '../http/links';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies';
 import { documented, errorResponses } from '../http/responses';
 import type { GatewayContext, RouteModule } from '../context';
@@ -148,10 +148,19 @@ export function startSession(
   reply.header('X-Platform-Nonce', ctx.nonces.issue(session.id));
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A cookie session is only established same-origin: a cross-site Origin is refused. */
 function assertSameOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
-  if (origin && origin !== baseUrl(request)) {
+  // Same origin: the store's configured site, or the origin the browser addressed.
+  if (origin && origin !== originOf(baseUrl(request)) && origin !== requestOrigin(request)) {
     throw forbidden('shop_auth_cross_origin', 'Logging in is only possible from the store itself.');
   }
 }

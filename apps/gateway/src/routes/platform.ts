@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { unauthorized } from '@storefront/errors';
+import { forbidden, unauthorized } from '@storefront/errors';
 import type { customers } from '@storefront/proto';
 import { clearSessionCookie } from '../http/cookies';
 import { formatDateTime } from '../http/dates';
@@ -103,8 +103,13 @@ export const platformRoutes: RouteModule = (app, ctx) => {
     { config: { access: 'public' }, schema: doc('logOut', 'Log out (ends the session)', { 200: LoggedOut, ...errorResponses(401) }) },
    async (request, reply) => {
     const token = request.sessionToken;
+    if (!token) {
+      clearSessionCookie(request, reply);
+      throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
+    }
+    // A cookie alone is not enough (cross-site requests carry it): logging out needs the nonce.
+    if (!request.caller.userId) throw forbidden('rest_cookie_invalid_nonce', 'Cookie check failed.');
     clearSessionCookie(request, reply);
-    if (!token) throw unauthorized('rest_not_logged_in', 'You are not currently logged in.');
     await auth.endSession({ sessionId: token }, request.caller);
     ctx.cache.delete(`s:${sessionIdOf(token)}`);
     return { logged_out: true };
