@@ -131,7 +131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: every backing service and the event bus are up */
+        /** Readiness: the gateway can serve; names every backing service and the event bus */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -2897,12 +2897,14 @@ export interface components {
         };
         /** Ready */
         Ready: {
+            /** @description What is not serving (degraded only). */
+            down?: string[];
             /** @description Service name -> SERVING / NOT_SERVING / UNAVAILABLE. */
             services: {
                 [key: string]: string;
             };
             /** @enum {string} */
-            status: "ready";
+            status: "ready" | "degraded";
         };
         /** Regions */
         Regions: {
@@ -3950,7 +3952,10 @@ export interface operations {
     };
     checkReadiness: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer 503 unless everything is up (deploy gates). */
+                strict?: "1" | "true";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3964,6 +3969,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description Error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The owning service is unavailable. */
