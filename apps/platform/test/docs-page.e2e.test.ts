@@ -27,7 +27,8 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   appPassword = created.body.password;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-  page = await browser.newPage();
+  // Swagger UI renders only what is in the viewport (virtual lists): a tall one shows every tag at once.
+  page = await browser.newPage({ viewport: { width: 1280, height: 30_000 } });
   page.setDefaultTimeout(60_000);
 }, 120_000);
 afterAll(async () => {

@@ -2428,7 +2428,7 @@ export interface components {
         /** OrderBatch */
         OrderBatch: {
             create?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
-            delete?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
+            delete?: (components["schemas"]["DeletedOrder"] | components["schemas"]["BatchItemError"])[];
             update?: (components["schemas"]["Order"] | components["schemas"]["BatchItemError"])[];
         };
         /** OrderDetail */

@@ -21,18 +21,19 @@ export interface BatchRoute<C, U> {
   updateSchema: object;
   handlers: BatchHandlers<C, U>;
   /** OpenAPI: owning service tag, item schema and names (`batchTaxRates`, component `TaxRateBatch`). */
-  doc?: { tag: string; itemSchema: TSchema; noun: string; plural: string };
+  doc?: { tag: string; itemSchema: TSchema; noun: string; plural: string; /** What a delete answers, when not the item. */ deleteSchema?: TSchema };
 }
 
 /** `{create, update, delete}` result of a batch: each entry the item or `{id, error}`. */
-function batchResponse(itemSchema: TSchema, noun: string) {
+function batchResponse(itemSchema: TSchema, noun: string, deleteSchema: TSchema = itemSchema) {
   const ItemError = Type.Object(
     { id: Type.Optional(Type.Unknown()), error: ErrorObject },
     { title: 'BatchItemError', description: 'An item that failed: its id (when it had one) and the error object.' },
   );
   const Results = Type.Array(Type.Union([itemSchema, ItemError]));
+  const Deleted = Type.Array(Type.Union([deleteSchema, ItemError]));
   return Type.Object(
-    { create: Type.Optional(Results), update: Type.Optional(Results), delete: Type.Optional(Results) },
+    { create: Type.Optional(Results), update: Type.Optional(Results), delete: Type.Optional(Deleted) },
     { title: `${noun}Batch` },
   );
 }
@@ -59,7 +60,7 @@ export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute
     schema: {
       ...(route.doc
         ? documented(route.doc.tag)(`batch${route.doc.plural}`, `Create, update and delete ${words(route.doc.plural)} in one request`, {
-            200: batchResponse(route.doc.itemSchema, route.doc.noun),
+            200: batchResponse(route.doc.itemSchema, route.doc.noun, route.doc.deleteSchema),
           })
         : {}),
       body: Envelope,

@@ -118,7 +118,13 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
     url: '/order/batch',
     access: 'admin',
     limit: ctx.config.BATCH_LIMIT,
-    doc: { tag: 'orders', itemSchema: OrderSchema, noun: 'Order', plural: 'Orders' },
+    doc: {
+      tag: 'orders',
+      itemSchema: OrderSchema,
+      noun: 'Order',
+      plural: 'Orders',
+      deleteSchema: DeletedSchema,
+    },
     createSchema: CreateOrderBody,
     updateSchema: UpdateOrderBody,
     handlers: {
