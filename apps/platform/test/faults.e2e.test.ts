@@ -118,7 +118,8 @@ afterAll(async () => {
   await stack?.stop();
   await stopNats();
   if (natsDir) rmSync(natsDir, { recursive: true, force: true });
-});
+  // Stopping seven services after a NATS restart and a catalog restart takes long on a loaded machine.
+}, 300_000);
 
 describe('fault tolerance on real processes', () => {
   it('survives every service database connection being terminated under load', async () => {

@@ -213,7 +213,7 @@ describe('settings/payment-gateways', () => {
         bacs: {
           title: '  Bank <b>transfer</b>\n now ',
           description: 'Line one <script>alert(1)</script>\nLine <i>two</i>',
-          account_name: 'Shop\u0000 Ltd <em>x</em>',
+          account_name: 'Shop\u0007 Ltd <em>x</em>',
           index: 5,
           is_enabled: false,
         },
@@ -622,8 +622,9 @@ describe('bad input is a 4xx error object, never a 5xx', () => {
     }
   });
 
-  it('strips NUL and control characters from settings text instead of storing them', async () => {
-    const res = await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { instructions: 'a\u0000b' } } });
+  it('refuses NUL in settings text (the gateway input rule) and strips other control characters', async () => {
+    expectError(await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { instructions: 'a\u0000b' } } }), 400, 'rest_invalid_param');
+    const res = await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { instructions: 'a\u0007b' } } });
     expect(res.status).toBe(200);
     expect(res.body.cod.instructions).toBe('ab');
   });

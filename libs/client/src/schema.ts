@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out (ends the session) */
+        /** Log out (ends the session; the cookie needs its nonce) */
         post: operations["logOut"];
         delete?: never;
         options?: never;
@@ -3284,6 +3284,15 @@ export interface operations {
             };
             /** @description Not signed in, or bad credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,7 +82,9 @@ describe('promise client', () => {
 
   it('sends the caller as metadata and resolves the response', async () => {
     const client = bindClient(channel, customers.SettingsServiceService);
-    const res = await client.getSiteSettings({}, { userId: 3, login: 'a', roles: [], capabilities: ['read'], requestId: 'q' });
+    // The channel's 300 ms deadline is for the deadline test; the first call also connects, so give it room on a busy machine.
+    const caller = { userId: 3, login: 'a', roles: [], capabilities: ['read'], requestId: 'q' };
+    const res = await client.getSiteSettings({}, caller, { deadlineMs: 10_000 });
     expect(res.settings?.storeName).toBe('Shop');
     expect(seenCaller).toMatchObject({ userId: 3, login: 'a', capabilities: ['read'], requestId: 'q' });
   });

@@ -100,7 +100,7 @@ export const platformRoutes: RouteModule = (app, ctx) => {
 
   app.post(
     '/logout',
-    { config: { access: 'public' }, schema: doc('logOut', 'Log out (ends the session)', { 200: LoggedOut, ...errorResponses(401) }) },
+    { config: { access: 'public' }, schema: doc('logOut', 'Log out (ends the session; the cookie needs its nonce)', { 200: LoggedOut, ...errorResponses(401, 403) }) },
    async (request, reply) => {
     const token = request.sessionToken;
     if (!token) {
