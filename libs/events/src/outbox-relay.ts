@@ -65,7 +65,8 @@ export class OutboxRelay {
     options: OutboxRelayOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 12;
-    this.baseBackoffMs = options.baseBackoffMs ?? 1000;
+    // Small first steps: a row that failed just as the broker came back goes out within a second.
+    this.baseBackoffMs = options.baseBackoffMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
     this.pollMs = options.pollMs ?? 1000;
   }

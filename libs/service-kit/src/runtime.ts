@@ -4,6 +4,7 @@ import { connectJetStream, InProcessTransport, type EventTransport } from '@stor
 import { ConfigError, loadConfig, RuntimeConfigSchema, type RuntimeConfig } from './config';
 import { createLogger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
+import { runBounded } from './bounded';
 
 export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
@@ -71,7 +72,7 @@ export async function startRuntime<S extends TObject>(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+      for (const cleanup of cleanups.reverse()) await runBounded(cleanup, config.SHUTDOWN_TIMEOUT_MS, logger);
     })());
 
   const transport = options.transport ?? (await connectTransport(spec.name, config, logger));

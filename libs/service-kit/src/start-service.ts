@@ -6,6 +6,7 @@ import { openChannel, type Channel } from '@storefront/grpc-client';
 import { BaseConfigSchema, type BaseConfig } from './config';
 import { startRuntime, type RuntimeOptions } from './runtime';
 import { HealthReporter } from './health';
+import { runBounded } from './bounded';
 import { adaptHandlers, serviceNameOf } from './grpc-handlers';
 import type { ServiceContext, ServiceDefinition } from './service-definition';
 
@@ -46,7 +47,7 @@ export async function startService<S extends TObject>(
   const { logger, metrics, transport } = runtime;
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+    for (const cleanup of cleanups.reverse()) await runBounded(cleanup, config.SHUTDOWN_TIMEOUT_MS, logger);
     await runtime.close();
   };
 
