@@ -31,6 +31,18 @@ export interface Platform {
  * use it. Production runs each app as its own process (deploy/).
  */
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
+  // Ports are chosen before they are bound, so another process may take one in
+  // between (parallel test workers): start again on fresh ports when that happens.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPlatformOnce(options);
+    } catch (err) {
+      if (attempt >= 4 || !/EADDRINUSE/.test(String((err as Error)?.message ?? err))) throw err;
+    }
+  }
+}
+
+async function startPlatformOnce(options: PlatformOptions): Promise<Platform> {
   const services: RunningService[] = [];
   // Every service's port is chosen up front, so a service may also call one
   // started after it (payments -> orders for action-step results).
@@ -81,15 +93,19 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   }
 }
 
-/** A port free right now on `host` (the OS picks it; the service binds it next). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+/**
+ * A port free right now on `host`, drawn at random below Linux's ephemeral
+ * range (32768-60999), where `listen(0)` of other processes never lands; the
+ * service binds it next.
+ */
+async function freePort(host: string): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
