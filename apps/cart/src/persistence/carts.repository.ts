@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
-import type { CartRecord, LineRecord } from '../domain/cart/cart-record';
+import type { CartRecord, LineRecord } from './cart-record';
 
 const T = {
   carts: '"cart"."carts"',

@@ -5,7 +5,7 @@ import type {
   RedemptionRecord,
   RedemptionSelector,
   RedemptionStatus,
-} from '../domain/coupons/redemption-types';
+} from './redemption-types';
 import { T, tuplePlaceholders } from './sql';
 
 /** Serializes every call for one redemption key until the transaction ends (twin retries wait here). */

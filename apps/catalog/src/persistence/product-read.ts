@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { Price, Product, Variation } from './entities';
-import type { ProductDetails, ProductKey } from '../domain/products/read-model';
+import type { ProductDetails, ProductKey } from './product-read-model';
 import { T } from './sql';
 
 // The read path of products (lists, single reads, lookups) in ONE statement:

@@ -1,10 +1,10 @@
 import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PostListQuery } from '../domain/posts/collection-query';
-import type { ProductDetails } from '../domain/products/read-model';
+import type { ProductDetails } from './product-read-model';
 import { Product } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';
-import type { ProductKey } from '../domain/products/read-model';
+import type { ProductKey } from './product-read-model';
 import { readProductKeys, readProductsByIds, viaEntityManager, type SqlRunner } from './product-read';
 import { T } from './sql';
 

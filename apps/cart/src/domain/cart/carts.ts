@@ -11,7 +11,7 @@ import type { CartDeps } from '../deps';
 import { CartPricer, refKey, type Lookups } from '../pricing/cart-pricer';
 import type { PricedLine, Snapshot } from '../pricing/snapshot';
 import { CartSessions, type SessionOutcome } from '../sessions/cart-sessions';
-import type { CartRecord } from './cart-record';
+import type { CartRecord } from '../../persistence/cart-record';
 import { itemKeyOf, ITEM_KEY } from './item-key';
 import { assertStock, MAX_QUANTITY, requirePurchasable } from './stock-rules';
 

@@ -1,6 +1,6 @@
 import { toMinor, fromMinor } from '@storefront/money';
 import type { Actor } from '../actor';
-import type { CartRecord, LineRecord } from '../cart/cart-record';
+import type { CartRecord, LineRecord } from '../../persistence/cart-record';
 import { couponProblem } from '../coupons/coupon-rules';
 import type { CartDeps } from '../deps';
 import type { CouponRecord, LookupResult, PurchasableRef, StoreSettingsView } from '../ports';

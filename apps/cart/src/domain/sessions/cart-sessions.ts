@@ -12,7 +12,7 @@ import {
   upsertLine,
 } from '../../persistence/carts.repository';
 import type { Actor } from '../actor';
-import { emptyCart, type CartRecord } from '../cart/cart-record';
+import { emptyCart, type CartRecord } from '../../persistence/cart-record';
 import type { CartDeps } from '../deps';
 import { isToken, newToken, tokenHash } from './tokens';
 

@@ -13,7 +13,7 @@ import {
 } from '../../persistence/coupon-redemptions.repository';
 import type { CatalogDeps } from '../deps';
 import { isIdOrZero } from '../shared/ids';
-import type { RedemptionHolder, RedemptionRequest, RedemptionSelector } from './redemption-types';
+import type { RedemptionHolder, RedemptionRequest, RedemptionSelector } from '../../persistence/redemption-types';
 
 const MAX_KEY = 200;
 const MAX_CODES = 20;

@@ -2,7 +2,7 @@ import { DomainError, invalidParams } from '@storefront/errors';
 import { barcodesInUse, ownersOfCodes, skusWithPrefix, type CodeOwner } from '../../persistence/codes.repository';
 import type { Product } from '../../persistence/entities';
 import { findProducts, loadProductDetails } from '../../persistence/products.repository';
-import type { ProductDetails } from '../products/read-model';
+import type { ProductDetails } from '../../persistence/product-read-model';
 import { findTermRow } from '../../persistence/terms.repository';
 import { requireStockManager, type Actor } from '../shared/actor';
 import { MAX_LIST_PARAM } from '../posts/collection-query';

@@ -1,7 +1,7 @@
 import { invalidParams, notFound, unprocessable } from '@storefront/errors';
 import { Price } from '../../persistence/entities';
 import { findProducts, loadProductDetails } from '../../persistence/products.repository';
-import type { ProductDetails } from '../products/read-model';
+import type { ProductDetails } from '../../persistence/product-read-model';
 import type { Actor } from '../shared/actor';
 import type { CatalogDeps } from '../deps';
 import { isId } from '../shared/ids';

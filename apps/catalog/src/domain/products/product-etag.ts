@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProductKey } from './read-model';
+import type { ProductKey } from '../../persistence/product-read-model';
 import { can, type Actor } from '../shared/actor';
 
 /** A read that may answer "not modified": the caller's copy for `etag` is still current. */

@@ -1,5 +1,5 @@
 import type { Price, Product, Variation } from '../../persistence/entities';
-import type { ProductDetails } from './read-model';
+import type { ProductDetails } from '../../persistence/product-read-model';
 import type { Level } from '../../persistence/stock.repository';
 import { can, type Actor } from '../shared/actor';
 import { levelOf, productStockQuantity, productStockStatus, variationStockStatus } from '../stock/stock-status';

@@ -1,4 +1,4 @@
-import type { Price, Variation } from '../../persistence/entities';
+import type { Price, Variation } from './entities';
 
 // What the product read path hands the domain (persistence/product-read.ts
 // fills these; the domain shapes responses from them).
