@@ -393,7 +393,7 @@ function checkDockerfile(): void {
 // ---------------------------------------------------------------------------------------------------
 // Images, built with the Dockerfile's steps into a temporary folder per app:
 //   - the build succeeds; node_modules holds exactly the packages the bundle imports and theirs: no
-//     PGlite, no dev dependency, nothing another app alone needs;
+//     PGlite, nothing only dev dependencies need (package-lock's `dev` flag), nothing another app alone needs;
 //   - every imported package loads from the image tree (nothing missing at run time);
 //   - catalog runs from its tree as the image would (migrate, then serve with MIGRATE_ON_BOOT=false,
 //     NODE_ENV=production, real Postgres and NATS) until its healthcheck.mjs passes, and the gateway
@@ -401,7 +401,7 @@ function checkDockerfile(): void {
 //     is not reachable.
 async function checkImages(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'storefront-images-'));
-  const { devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')).packages;
   try {
     for (const app of APPS) {
       const out = join(root, app);
@@ -413,7 +413,9 @@ async function checkImages(): Promise<void> {
       const installed = readdirSync(join(out, 'node_modules')).flatMap((n) => (n.startsWith('@') ? readdirSync(join(out, 'node_modules', n)).map((s) => `${n}/${s}`) : [n]));
       for (const name of installed) {
         if (/pglite/.test(name)) problem(`image ${app}: carries ${name}`);
-        if (devDependencies[name]) problem(`image ${app}: carries the dev dependency ${name}`);
+        // npm marks what only dev dependencies need `dev: true` (a dev dependency that a runtime
+        // package also needs, e.g. @types/node for protobufjs, is not).
+        if (lock[`node_modules/${name}`]?.dev) problem(`image ${app}: carries ${name}, needed by dev dependencies only`);
       }
       const { dependencies } = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8'));
       const probe = join(out, '.load-check.mjs');
