@@ -423,13 +423,16 @@ async function checkImages(): Promise<void> {
       const load = spawnSync(process.execPath, [probe], { encoding: 'utf8', cwd: out });
       rmSync(probe);
       if (load.status !== 0) problem(`image ${app}: a dependency does not load from the image tree: ${load.stderr.trim().split('\n').slice(0, 3).join(' ')}`);
-      console.log(`image ${app}: ${Object.keys(dependencies).length} direct dependencies, ${installed.length} packages`);
+      console.log(`image ${app}: ${Object.keys(dependencies).length} direct dependencies, ${installed.length} packages, ${(treeBytes(out) / 1e6).toFixed(0)} MB`);
     }
     await bootCheck(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+const treeBytes = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? treeBytes(join(dir, e.name)) : e.isFile() ? statSync(join(dir, e.name)).size : 0), 0);
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -490,7 +493,9 @@ const started = Date.now();
 checkCompose();
 await checkKubernetes();
 checkDockerfile();
+const imagesStarted = Date.now();
 if (!process.argv.includes('--no-images')) await checkImages();
+console.log(`manifests ${((imagesStarted - started) / 1000).toFixed(1)} s, images ${((Date.now() - imagesStarted) / 1000).toFixed(1)} s`);
 if (problems.length) {
   console.error(`deployment files invalid:\n  - ${problems.join('\n  - ')}`);
   process.exit(1);
