@@ -56,7 +56,8 @@ export function callGraph(): Map<string, Set<string>> {
 //   - every service with a database waits for its `<app>-migrate` one-shot (service_completed_successfully,
 //     `node main.js migrate`, restart "no") and runs with MIGRATE_ON_BOOT=false; Postgres and NATS are
 //     waited for as service_healthy; the gateway waits for every service to be healthy;
-//   - the notifications service's SMTP_URL points at a mail sink service of the file.
+//   - the notifications service's SMTP_URL points at a mail sink service of the file;
+//   - each app sets exactly the *_GRPC_ADDR variables of the services its code calls.
 function checkCompose(): void {
   const file = 'deploy/compose/docker-compose.yml';
   if (has('docker-compose')) {
@@ -93,6 +94,10 @@ function checkCompose(): void {
   }
   for (const app of SERVICES) {
     if (!services.gateway?.depends_on?.[app]) problem(`compose gateway does not wait for ${app}`);
+  }
+  for (const [app, callees] of callGraph()) {
+    const set = Object.keys(services[app]?.environment ?? {}).filter((n) => n.endsWith('_GRPC_ADDR')).map((n) => n.replace(/_GRPC_ADDR$/, '').toLowerCase());
+    if (set.sort().join() !== [...callees].sort().join()) problem(`compose ${app}: *_GRPC_ADDR ${set} vs the code's calls ${[...callees]}`);
   }
   const smtp = services.notifications?.environment?.SMTP_URL;
   const sink = smtp && /^smtps?:\/\/(?:[^@/]*@)?([^:/?]+)/.exec(smtp)?.[1];
@@ -358,7 +363,7 @@ function checkIngressAndScaling(where: string, docs: Obj[], overlay: boolean): v
 
 async function checkKubernetes(): Promise<void> {
   const graph = callGraph();
-  console.log(`call graph (from apps/*/src *_GRPC_ADDR): ${[...graph].map(([a, c]) => `${a} -> ${[...c].join(',') || '-'}`).join('; ')}`);
+  console.log(`call graph (from apps/*/src *_GRPC_ADDR): ${[...graph].map(([a, c]) => `${a} -> ${[...c].sort().join(',') || '-'}`).join('; ')}`);
   const targets = ['deploy/k8s/base', ...readdirSync('deploy/k8s/overlays').map((o) => join('deploy/k8s/overlays', o))];
   for (const dir of targets) {
     const docs = render(dir).filter(Boolean);
@@ -500,5 +505,5 @@ if (problems.length) {
   console.error(`deployment files invalid:\n  - ${problems.join('\n  - ')}`);
   process.exit(1);
 }
-console.log(`deployment files valid (compose, kustomize base + overlays, schemas, pods, network policies, ingress, images) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`deployment files valid (compose, kustomize base + overlays, schemas, pods, network policies, ingress${process.argv.includes('--no-images') ? '' : ', images'}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
