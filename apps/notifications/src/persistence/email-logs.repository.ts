@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EmailLogEntry, EmailLogQuery } from '../domain/email/types';
+import type { EmailLogEntry, EmailLogQuery } from './email-records';
 
 const T = '"notifications"."email_logs"';
 

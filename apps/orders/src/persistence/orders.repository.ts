@@ -10,8 +10,9 @@ import type {
   OrderListQuery,
   OrderPage,
   StatusChange,
-} from '../domain/orders/order-types';
-import type { OrderStatus, PaidStatus } from '../domain/status/order-states';
+  OrderStatus,
+  PaidStatus,
+} from './order-records';
 
 const S = '"orders"';
 export const T = {
