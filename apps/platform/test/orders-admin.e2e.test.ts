@@ -176,6 +176,20 @@ describe('POST /order', () => {
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
   });
+
+  it('refuses coupon_lines with 400 naming the field (coupons come from checkout); an empty list passes', async () => {
+    const before = (await admin.get(`${ORDERS}?per_page=1`)).headers.get('x-wp-total');
+    const coupon = { code: 'save10', discount: '1.00' };
+    expectInvalid(await admin.post(ORDERS, { billing: US, line_items: [{ price_id: mug.priceId }], coupon_lines: [coupon] }), 'coupon_lines');
+    expectInvalid(await admin.post(ORDERS, { coupon_lines: 'save10' }), 'coupon_lines');
+    expect((await admin.get(`${ORDERS}?per_page=1`)).headers.get('x-wp-total')).toBe(before);
+    const o = await createOrder({ coupon_lines: [] });
+    expect(o.coupon_lines).toEqual([]);
+    expectInvalid(await admin.patch(`${ORDERS}/${o.id}`, { coupon_lines: [coupon] }), 'coupon_lines');
+    const batch = await admin.post(`${ORDERS}/batch`, { create: [{ line_items: [{ price_id: mug.priceId }], coupon_lines: [coupon] }] });
+    expect(batch.status).toBe(200);
+    expect(batch.body.create[0].error).toMatchObject({ code: 'rest_invalid_param' });
+  });
 });
 
 describe('GET /order', () => {

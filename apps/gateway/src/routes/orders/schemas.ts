@@ -36,6 +36,9 @@ const writable = {
   line_items: Type.Array(LineItemBody, { maxItems: 100 }),
   meta_data: MetaInput,
   set_paid: Type.Boolean({ description: 'Mark the order paid (runs the paid transition).' }),
+  coupon_lines: Type.Unknown({
+    description: 'Not accepted (400 rest_invalid_param): coupons are applied through checkout (docs/decisions.md, admin orders and coupons).',
+  }),
 };
 
 export const CreateOrderBody = Type.Partial(

@@ -29,6 +29,7 @@ import {
   planTransition,
   type OrderStatus,
 } from '../status/order-states';
+import { isLatePayment, LatePayments } from './late-payment';
 import { applyTransition, recordPlaced } from './lifecycle';
 import type {
   Address,
@@ -134,9 +135,11 @@ const noNul = (value: string) => !value.includes('\u0000');
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
+  private readonly latePayments: LatePayments;
 
   constructor(private readonly deps: OrdersDeps) {
     this.pricing = new Pricing(deps);
+    this.latePayments = new LatePayments(deps);
   }
 
   private tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -306,13 +309,19 @@ export class Orders {
       throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
     }
     const now = this.deps.now();
-    return this.tx(async (em) => {
+    const recorded = await this.tx(async (em): Promise<Order | 'refund_due'> => {
       const order = await this.locked(em, orderId);
       const changes: OrderFieldChanges = {
         transactionId: details.transactionId || undefined,
         paymentMethod: details.paymentMethod || undefined,
         paymentMethodTitle: details.paymentMethodTitle || undefined,
       };
+      if (order.status === 'cancelled' && outcome !== 'requires_action') {
+        // Cancelled meanwhile: a failure changes nothing; a payment is recorded and refunded (late-payment.ts).
+        if (outcome !== 'paid' || !isLatePayment(order)) return order;
+        await this.latePayments.record(em, order, changes, now);
+        return 'refund_due';
+      }
       if (outcome === 'requires_action') {
         if (order.status === 'checkout_draft') {
           const plan = planTransition(order, 'pending_payment', 'checkout');
@@ -331,6 +340,7 @@ export class Orders {
       await applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
       return (await findOrder(em, orderId))!;
     });
+    return recorded === 'refund_due' ? this.latePayments.refund(orderId, actor) : recorded;
   }
 
   /** The order when the caller may pay it (owner, pay_for_order, manage_options, or its key); else 404. */
