@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient, type ShopResponse } from './support/client';
@@ -174,6 +175,21 @@ describe('POST /order', () => {
     ]) {
       const res = await admin.post(ORDERS, body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+  });
+
+  it('an order created without a currency takes the store currency of the platform settings (one source)', async () => {
+    expect((await createOrder({ line_items: [] })).currency).toBe('USD');
+    await admin.patch('/platform/v1/settings', { currency: 'EUR' });
+    try {
+      // Orders drops its cached store settings on customers.site_settings_updated.
+      const euro = await waitFor(async () => {
+        const o = await createOrder({ line_items: [] });
+        return o.currency === 'EUR' ? o : null;
+      }, 10_000, 200);
+      expect(euro.currency).toBe('EUR');
+    } finally {
+      await admin.patch('/platform/v1/settings', { currency: 'USD' });
     }
   });
 

@@ -165,6 +165,7 @@ export class Orders {
       throw invalidOrderInput({ status: 'status must be pending_payment or checkout_draft.' });
     }
     const content = this.checkoutContent(input);
+    const currency = input.currency || (await this.deps.store.currency());
     const now = this.deps.now();
     return this.tx(async (em) => {
       const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
@@ -197,7 +198,7 @@ export class Orders {
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
       }
-      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content), now);
+      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content, currency), now);
       if (id === null) {
         const twin = await findIdByCheckoutKey(em, input.checkoutKey);
         return { order: (await findOrder(em, twin!))!, existing: true };
@@ -275,14 +276,14 @@ export class Orders {
     return content;
   }
 
-  private newOrder(input: CheckoutOrderInput, status: OrderStatus, content: OrderContent): NewOrder {
+  private newOrder(input: CheckoutOrderInput, status: OrderStatus, content: OrderContent, currency: string): NewOrder {
     return {
       ...content,
       status,
       paidStatus: 'unpaid',
       orderKey: newOrderKey(),
       checkoutKey: input.checkoutKey,
-      currency: input.currency || this.deps.config.SHOP_CURRENCY,
+      currency,
       customerId: input.customerId,
       paymentMethod: input.paymentMethod,
       paymentMethodTitle: input.paymentMethodTitle,
@@ -377,7 +378,7 @@ export class Orders {
     assertNoNul(input);
     const status = input.status || 'pending_payment';
     if (!isOrderStatus(status)) throw invalidStatus(status);
-    const currency = input.currency || this.deps.config.SHOP_CURRENCY;
+    const currency = input.currency || (await this.deps.store.currency());
     const billing = input.billing ?? emptyAddress();
     const shipping = input.shipping ?? emptyAddress();
     const lines = await this.pricing.priceLines(input.lineItems, currency);
