@@ -187,7 +187,7 @@ describe('POST /order', () => {
         const o = await createOrder({ line_items: [] });
         return o.currency === 'EUR' ? o : null;
       }, 10_000, 200);
-      expect(euro.currency).toBe('EUR');
+      expect(euro?.currency).toBe('EUR');
     } finally {
       await admin.patch('/platform/v1/settings', { currency: 'USD' });
     }
