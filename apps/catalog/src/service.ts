@@ -1,6 +1,6 @@
 import { OrderEvents } from '@storefront/domain-events';
 import { catalog } from '@storefront/proto';
-import { defineService } from '@storefront/service-kit';
+import { defineService, storeSettings } from '@storefront/service-kit';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
 import { seedDemoCatalog } from './domain/demo/demo-seed';
@@ -10,8 +10,6 @@ import { onOrderPaid } from './events/order-paid';
 import { onOrderPlaced } from './events/order-placed';
 import { couponHandlers } from './grpc/coupon.handlers';
 import { customersDirectory } from './grpc/customers-directory';
-import { customersStoreSettings } from './grpc/customers-settings';
-import { onSiteSettingsUpdated } from './events/site-settings-updated';
 import { inventoryHandlers } from './grpc/inventory.handlers';
 import { lookupHandlers } from './grpc/lookup.handlers';
 import { productHandlers } from './grpc/product.handlers';
@@ -32,8 +30,7 @@ export const catalogService = defineService({
     const customersChannel = config.CUSTOMERS_GRPC_ADDR
       ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR)
       : undefined;
-    const store = customersStoreSettings(customersChannel, config.STORE_SETTINGS_TTL_SECONDS * 1000, logger);
-    const stopSettingsWatch = onSiteSettingsUpdated(ctx.transport, () => store.invalidate());
+    const store = storeSettings(ctx, customersChannel, config.STORE_SETTINGS_TTL_SECONDS * 1000);
     const domain = createCatalogDomain({
       db: ctx.db,
       config,
@@ -58,9 +55,6 @@ export const catalogService = defineService({
       if (config.SEED_DEMO_DATA && (await seedDemoCatalog(domain.deps))) logger.info('demo catalog seeded');
       sweep.start();
     });
-    ctx.onShutdown(async () => {
-      stopSettingsWatch();
-      await sweep.stop();
-    });
+    ctx.onShutdown(() => sweep.stop());
   },
 });

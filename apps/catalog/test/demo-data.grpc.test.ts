@@ -5,7 +5,7 @@ import { silentLogger } from '@storefront/testing';
 import { CatalogConfigSchema } from '../src/config';
 import { seedDemoCatalog } from '../src/domain/demo/demo-seed';
 import { customersDirectory } from '../src/grpc/customers-directory';
-import { customersStoreSettings } from '../src/grpc/customers-settings';
+import { customersStoreSettings } from '@storefront/service-kit';
 import { guest, manager, startCatalog, type CatalogClients } from './support';
 
 let c: CatalogClients;
@@ -50,7 +50,7 @@ describe('demo data (SEED_DEMO_DATA=true)', () => {
       db: c.service.db,
       config,
       customers: customersDirectory(undefined),
-      store: customersStoreSettings(undefined, 1000, silentLogger()),
+      store: customersStoreSettings(undefined, 1000, { logger: silentLogger(), name: 'catalog' }),
       logger: silentLogger(),
       now: () => new Date(),
     };

@@ -2,14 +2,16 @@ import { Type, type Static } from 'typebox';
 
 /** Environment of the orders service (beside the base service variables). */
 export const OrdersConfigSchema = Type.Object({
-  /** Currency of orders created without one. */
-  SHOP_CURRENCY: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' }),
   /** Statuses a customer may cancel from (spec 3: default pending_payment, on_hold; extensible). */
   ORDER_CANCELLABLE_STATUSES: Type.String({ default: 'pending_payment,on_hold' }),
   /** host:port of the catalog (pricing admin-created line items). */
   CATALOG_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** host:port of fulfillment (the shipping/tax quote engine). */
   FULFILLMENT_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** host:port of customers: the store currency of orders created without one (its site setting, the one source). */
+  CUSTOMERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** How long the store currency is kept; customers.site_settings_updated drops it at once. */
+  STORE_SETTINGS_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   /** host:port of payments (refunds); without it refunds answer 422 shop_order_refund_unsupported. */
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
 });

@@ -1,4 +1,4 @@
-import { defineService } from '@storefront/service-kit';
+import { defineService, storeSettings } from '@storefront/service-kit';
 import { orders } from '@storefront/proto';
 import { OrdersConfigSchema } from './config';
 import { createOrdersDomain } from './domain';
@@ -25,6 +25,7 @@ export const ordersService = defineService({
       catalog: catalogPort(connect('catalog', config.CATALOG_GRPC_ADDR)),
       quotes: quotePort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
       payments: paymentsPort(connect('payments', config.PAYMENTS_GRPC_ADDR)),
+      store: storeSettings(ctx, connect('customers', config.CUSTOMERS_GRPC_ADDR), config.STORE_SETTINGS_TTL_SECONDS * 1000),
       now: () => new Date(),
     });
     ctx.addGrpcService(orders.OrderCheckoutServiceService, checkoutHandlers(domain));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient, type ShopResponse } from './support/client';
@@ -175,6 +176,35 @@ describe('POST /order', () => {
       const res = await admin.post(ORDERS, body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
+  });
+
+  it('an order created without a currency takes the store currency of the platform settings (one source)', async () => {
+    expect((await createOrder({ line_items: [] })).currency).toBe('USD');
+    await admin.patch('/platform/v1/settings', { currency: 'EUR' });
+    try {
+      // Orders drops its cached store settings on customers.site_settings_updated.
+      const euro = await waitFor(async () => {
+        const o = await createOrder({ line_items: [] });
+        return o.currency === 'EUR' ? o : null;
+      }, 10_000, 200);
+      expect(euro?.currency).toBe('EUR');
+    } finally {
+      await admin.patch('/platform/v1/settings', { currency: 'USD' });
+    }
+  });
+
+  it('refuses coupon_lines with 400 naming the field (coupons come from checkout); an empty list passes', async () => {
+    const before = (await admin.get(`${ORDERS}?per_page=1`)).headers.get('x-wp-total');
+    const coupon = { code: 'save10', discount: '1.00' };
+    expectInvalid(await admin.post(ORDERS, { billing: US, line_items: [{ price_id: mug.priceId }], coupon_lines: [coupon] }), 'coupon_lines');
+    expectInvalid(await admin.post(ORDERS, { coupon_lines: 'save10' }), 'coupon_lines');
+    expect((await admin.get(`${ORDERS}?per_page=1`)).headers.get('x-wp-total')).toBe(before);
+    const o = await createOrder({ coupon_lines: [] });
+    expect(o.coupon_lines).toEqual([]);
+    expectInvalid(await admin.patch(`${ORDERS}/${o.id}`, { coupon_lines: [coupon] }), 'coupon_lines');
+    const batch = await admin.post(`${ORDERS}/batch`, { create: [{ line_items: [{ price_id: mug.priceId }], coupon_lines: [coupon] }] });
+    expect(batch.status).toBe(200);
+    expect(batch.body.create[0].error).toMatchObject({ code: 'rest_invalid_param' });
   });
 });
 

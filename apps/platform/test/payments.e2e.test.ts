@@ -515,6 +515,40 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
     expect((await pay(o, ACTION)).outcome).toBe('paid');
   });
 
+  it('3220 approved after an admin cancelled the order: the payment is recorded on the cancelled order and refunded', async () => {
+    const o = await order();
+    const res = await pay(o, ACTION);
+    await record(o, 'requires_action' as 'paid');
+    expect((await admin.patch(`/shop/v1/order/${o.id}`, { status: 'cancelled' })).status).toBe(200);
+    const approved = await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toEqual({ order_id: o.id, status: 'cancelled', paid_status: 'refunded' });
+    const detail = (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body;
+    expect(detail).toMatchObject({ status: 'cancelled', paid_status: 'refunded', transaction_id: expect.stringMatching(/^ch_/) });
+    expect(detail.meta_data.map((m: { key: string }) => m.key)).not.toContain('refund_due');
+    const db = stack.services.find((s) => s.name === 'payments')!.db;
+    const refunds = await db.em().execute(`select "transaction_id", "amount_minor"::int as "amount_minor" from "payments"."refunds" where "order_id" = ?`, [o.id]);
+    expect(refunds).toEqual([{ transaction_id: detail.transaction_id, amount_minor: 2750 }]);
+    // Told again (the customer approves twice, a checkout retries): nothing more is refunded.
+    expect((await guest.post('/shop/v1/test-card/authorize', { intent_id: res.intentId, outcome: 'approve' })).body).toEqual(approved.body);
+    expect((await record(o, 'paid', detail.transaction_id)).order).toMatchObject({ status: 'cancelled', paidStatus: 'refunded' });
+    expect(await db.em().execute(`select 1 from "payments"."refunds" where "order_id" = ?`, [o.id])).toHaveLength(1);
+  });
+
+  it('a late failure on a cancelled order changes nothing; a late payment the gateway cannot refund stays flagged for an admin', async () => {
+    const failedLate = await order();
+    expect((await admin.patch(`/shop/v1/order/${failedLate.id}`, { status: 'cancelled' })).status).toBe(200);
+    expect((await record(failedLate, 'failed')).order).toMatchObject({ status: 'cancelled', paidStatus: 'unpaid' });
+
+    // No transaction id: test_card refuses the refund, so the order keeps the payment and the flag.
+    const o = await order();
+    expect((await admin.patch(`/shop/v1/order/${o.id}`, { status: 'cancelled' })).status).toBe(200);
+    expect((await record(o, 'paid', '')).order).toMatchObject({ status: 'cancelled', paidStatus: 'paid' });
+    const detail = (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body;
+    const flag = detail.meta_data.find((m: { key: string }) => m.key === 'refund_due');
+    expect(flag?.value).toMatchObject({ state: 'failed', error: expect.any(String) });
+  });
+
   it('3220 then Decline fails the order', async () => {
     const o = await order();
     const res = await pay(o, ACTION);

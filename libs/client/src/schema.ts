@@ -10072,6 +10072,8 @@ export interface operations {
                         postcode?: string;
                         state?: string;
                     };
+                    /** @description Not accepted (400 rest_invalid_param): coupons are applied through checkout (docs/decisions.md, admin orders and coupons). */
+                    coupon_lines?: unknown;
                     /** @description ISO 4217 code. */
                     currency?: string;
                     customer_id?: number;
@@ -10335,6 +10337,8 @@ export interface operations {
                         postcode?: string;
                         state?: string;
                     };
+                    /** @description Not accepted (400 rest_invalid_param): coupons are applied through checkout (docs/decisions.md, admin orders and coupons). */
+                    coupon_lines?: unknown;
                     /** @description ISO 4217 code. */
                     currency?: string;
                     customer_id?: number;
@@ -10618,6 +10622,8 @@ export interface operations {
                         postcode?: string;
                         state?: string;
                     };
+                    /** @description Not accepted (400 rest_invalid_param): coupons are applied through checkout (docs/decisions.md, admin orders and coupons). */
+                    coupon_lines?: unknown;
                     /** @description ISO 4217 code. */
                     currency?: string;
                     customer_id?: number;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PostListQuery } from '../domain/posts/collection-query';
+import type { PostListQuery } from './post-list-query';
 import { Coupon } from './entities';
 import { postOrder, postWhere } from './post-list';
 import { T } from './sql';

@@ -1,4 +1,4 @@
-import type { PostListQuery } from '../domain/posts/collection-query';
+import type { PostListQuery } from './post-list-query';
 import { containsPattern, orderByIdList } from './sql';
 
 // The WHERE and ORDER BY of the posts-shaped collections (products, coupons):

@@ -1,6 +1,6 @@
 import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PostListQuery } from '../domain/posts/collection-query';
+import type { PostListQuery } from './post-list-query';
 import type { ProductDetails } from './product-read-model';
 import { Product } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';

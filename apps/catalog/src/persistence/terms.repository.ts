@@ -1,8 +1,10 @@
 import { escapeLike } from '@storefront/persistence';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Taxonomy } from '../domain/terms/term-rules';
 import { Term } from './entities';
 import { containsPattern, orderByIdList, T } from './sql';
+
+export const TAXONOMIES = ['shop_product_category', 'shop_product_tag'] as const;
+export type Taxonomy = (typeof TAXONOMIES)[number];
 
 export interface TermListQuery {
   taxonomy: Taxonomy;

@@ -4,6 +4,7 @@ import { unauthorized } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { Session, User } from '../persistence/entities';
+import { endLiveSessions } from '../persistence/sessions.repository';
 import { principalOf, type Principal } from './principal';
 import { randomToken } from './passwords';
 import type { CustomersDeps } from './deps';
@@ -50,9 +51,6 @@ export class Sessions {
   /** Ends every live session of a user except `keepToken`'s (after a password change). */
   async endAllOf(em: EntityManager, userId: number, keepToken?: string): Promise<void> {
     const keep = keepToken ? sessionIdOf(keepToken) : '';
-    await em.execute(
-      `update "customers"."sessions" set ended_at = ? where user_id = ? and ended_at is null and id <> ?`,
-      [this.deps.now(), userId, keep],
-    );
+    await endLiveSessions(em, userId, this.deps.now(), keep);
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DownloadPermission, NewPermission, PaidLine } from '../domain/downloads/types';
+import type { DownloadPermission, NewPermission, PaidLine } from './download-records';
 
 const P = '"fulfillment"."download_permissions"';
 const L = '"fulfillment"."paid_order_lines"';

@@ -17,3 +17,8 @@ export function restAddress(a: customers.Address | undefined): RestAddress {
 export function addressPatch(a: Partial<RestAddress> | undefined): customers.AddressPatch | undefined {
   return a ? toProtoFields(FIELDS, a) : undefined;
 }
+
+/** REST address fields (all optional) -> a full proto address, absent fields empty (orders store whole addresses). */
+export function protoAddress(a: Partial<RestAddress>) {
+  return toProtoFields(FIELDS, { ...EMPTY, ...a });
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from '../domain/activity/types';
+import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from './activity-records';
 
 const T = '"notifications"."activity_logs"';
 

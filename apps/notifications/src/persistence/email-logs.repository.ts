@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EmailLogEntry, EmailLogQuery } from '../domain/email/types';
+import { escapeLike } from '@storefront/persistence';
+import type { EmailLogEntry, EmailLogQuery } from './email-records';
 
 const T = '"notifications"."email_logs"';
 
@@ -45,7 +46,7 @@ export async function listEmailLogs(em: EntityManager, q: EmailLogQuery): Promis
     params.push(q.type);
   }
   if (q.search) {
-    const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${escapeLike(q.search)}%`;
     where.push(`("to" ilike ? or "subject" ilike ?)`);
     params.push(like, like);
   }

@@ -1,6 +1,6 @@
 import type { Database } from '@storefront/persistence';
 import type { OrdersConfig } from '../config';
-import type { CatalogPort, PaymentsPort, QuotePort } from './ports';
+import type { CatalogPort, PaymentsPort, QuotePort, StorePort } from './ports';
 import type { OrderStatus } from './status/order-states';
 
 /** What every domain module of the orders service works with. */
@@ -12,6 +12,7 @@ export interface OrdersDeps {
   catalog?: CatalogPort;
   quotes?: QuotePort;
   payments?: PaymentsPort;
+  store: StorePort;
   now: () => Date;
 }
 
@@ -23,4 +24,4 @@ export interface Actor {
 
 export const SYSTEM: Actor = { userId: 0, capabilities: [] };
 
-export const can = (actor: Actor, capability: string) => actor.capabilities.includes(capability);
+export { can } from '@storefront/access';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Reader } from '@storefront/persistence';
+import { escapeLike, type Reader } from '@storefront/persistence';
 import type {
   Address,
   LineItem,
@@ -10,8 +10,9 @@ import type {
   OrderListQuery,
   OrderPage,
   StatusChange,
-} from '../domain/orders/order-types';
-import type { OrderStatus, PaidStatus } from '../domain/status/order-states';
+  OrderStatus,
+  PaidStatus,
+} from './order-records';
 
 const S = '"orders"';
 export const T = {
@@ -420,7 +421,7 @@ export async function listOrders(reader: Reader, q: OrderListQuery): Promise<Ord
     params.push(q.before);
   }
   if (q.search) {
-    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${escapeLike(q.search.toLowerCase())}%`;
     where.push('o.search_text like ?');
     params.push(like);
   }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CardSummary } from '../domain/gateways/gateway';
+import type { CardSummary } from './token-records';
 
 export interface IntentRecord {
   id: string;

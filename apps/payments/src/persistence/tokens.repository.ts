@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CardSummary, StoredToken } from '../domain/gateways/gateway';
+import type { CardSummary, StoredToken } from './token-records';
 
 interface Row {
   id: number;

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { anonymousCaller, bindClient, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
+import { anonymousCaller, bindServices, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
 import { payments } from '@storefront/proto';
 import type { RunningService } from '@storefront/service-kit';
@@ -22,13 +22,9 @@ export const guest = (clientIp = '10.0.0.1'): CallerContext => anonymousCaller('
 
 export function connect(service: RunningService) {
   const channel: Channel = openChannel('payments', service.address);
-  return {
-    channel,
-    payments: bindClient(channel, payments.PaymentServiceService),
-    gateways: bindClient(channel, payments.PaymentGatewayServiceService),
-    methods: bindClient(channel, payments.PaymentMethodServiceService),
-    testCard: bindClient(channel, payments.TestCardServiceService),
-  };
+  // Every payments service bound by bindServices, under the names these tests use.
+  const { payment, paymentGateway, paymentMethod, testCard } = bindServices(channel, payments);
+  return { channel, payments: payment, gateways: paymentGateway, methods: paymentMethod, testCard };
 }
 export type PaymentsTestClients = ReturnType<typeof connect>;
 

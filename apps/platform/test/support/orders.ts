@@ -1,4 +1,4 @@
-import { bindClient, openChannel, type CallerContext, type PromiseClient } from '@storefront/grpc-client';
+import { bindServices, openChannel, type CallerContext, type PromiseClient } from '@storefront/grpc-client';
 import { orders } from '@storefront/proto';
 import type { Platform } from '../../src';
 
@@ -12,7 +12,7 @@ export function connectOrders(stack: Platform): OrdersGrpc {
   const service = stack.services.find((s) => s.name === 'orders');
   if (!service) throw new Error('the platform runs no orders service');
   const channel = openChannel('orders', service.address, 15_000);
-  return { checkout: bindClient(channel, orders.OrderCheckoutServiceService), close: () => channel.close() };
+  return { checkout: bindServices(channel, orders).orderCheckout, close: () => channel.close() };
 }
 
 export const systemCaller = (userId = 0, capabilities: string[] = []): CallerContext => ({

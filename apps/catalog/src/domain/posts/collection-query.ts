@@ -1,6 +1,14 @@
 import { badRequest, invalidParams } from '@storefront/errors';
 import { isId } from '../shared/ids';
-import { parseStatusFilter, type PostStatus } from './post-status';
+import { parseStatusFilter } from './post-status';
+import {
+  POST_ORDERBY,
+  type Context,
+  type PageRequest,
+  type PostListQuery,
+} from '../../persistence/post-list-query';
+
+export { POST_ORDERBY, type Context, type PageRequest, type PostListQuery, type PostOrderby } from '../../persistence/post-list-query';
 
 // Validation of the host platform's standard collection parameters. Bad values
 // are 400 rest_invalid_param (contract "Smaller decisions": "1 to 100" rejects).
@@ -9,11 +17,6 @@ export const MAX_PER_PAGE = 100;
 /** include/exclude/slug lists longer than this are refused: they would only bloat the SQL. */
 export const MAX_LIST_PARAM = 100;
 const MAX_SEARCH_LENGTH = 200;
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-}
 
 export function parsePage(page: number | undefined, perPage: number | undefined, defaultPerPage = 10): PageRequest {
   const p = page ?? 1;
@@ -77,8 +80,6 @@ export function parseOrderby<T extends string>(value: string, allowed: readonly 
   return value as T;
 }
 
-export type Context = 'view' | 'embed' | 'edit';
-
 export function parseContext(value: string): Context {
   if (!value) return 'view';
   if (value !== 'view' && value !== 'embed' && value !== 'edit') {
@@ -99,20 +100,6 @@ export interface PostCollectionInput {
   include: number[];
   exclude: number[];
   context: string;
-}
-
-export const POST_ORDERBY = ['date', 'id', 'include', 'title', 'slug', 'modified', 'relevance'] as const;
-export type PostOrderby = (typeof POST_ORDERBY)[number];
-
-export interface PostListQuery extends PageRequest {
-  search: string;
-  slugs: string[];
-  statuses: PostStatus[];
-  orderby: PostOrderby;
-  order: 'asc' | 'desc';
-  include: number[];
-  exclude: number[];
-  context: Context;
 }
 
 export function parsePostCollection(input: PostCollectionInput | undefined): PostListQuery {

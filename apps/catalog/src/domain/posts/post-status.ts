@@ -1,7 +1,7 @@
 import { invalidParams } from '@storefront/errors';
+import { POST_STATUSES, type PostStatus } from '../../persistence/post-list-query';
 
-export const POST_STATUSES = ['publish', 'draft', 'pending', 'private', 'trash'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
+export { POST_STATUSES, type PostStatus };
 
 /** Statuses a write may set; `trash` is reached only through DELETE. */
 export const WRITABLE_STATUSES: readonly PostStatus[] = ['publish', 'draft', 'pending', 'private'];

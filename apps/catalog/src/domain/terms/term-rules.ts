@@ -2,9 +2,9 @@ import { DomainError, invalidParams, missingParams, notFound } from '@storefront
 import { canAny, denied, type Actor } from '../shared/actor';
 import type { Context } from '../posts/collection-query';
 import { limitText } from '../products/product-input';
+import { TAXONOMIES, type Taxonomy } from '../../persistence/terms.repository';
 
-export const TAXONOMIES = ['shop_product_category', 'shop_product_tag'] as const;
-export type Taxonomy = (typeof TAXONOMIES)[number];
+export { TAXONOMIES, type Taxonomy };
 
 const WRITE_CAPS = ['manage_shop_product_terms', 'edit_shop_product_terms'];
 const DELETE_CAPS = ['manage_shop_product_terms', 'delete_shop_product_terms'];

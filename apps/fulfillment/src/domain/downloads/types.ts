@@ -1,3 +1,5 @@
+export type { DownloadPermission, NewPermission, PaidLine } from '../../persistence/download-records';
+
 /** A file of a product (contract product record `downloads [{id, name, file}]`). */
 export interface ProductFile {
   id: string;
@@ -24,31 +26,6 @@ export interface DownloadableProduct {
 export interface ProductDirectory {
   /** The products that exist, by id (unknown ids are absent). */
   lookup(productIds: number[]): Promise<Map<number, DownloadableProduct>>;
-}
-
-export interface DownloadPermission {
-  id: number;
-  orderId: number;
-  customerId: number;
-  productId: number;
-  productName: string;
-  downloadId: string;
-  downloadName: string;
-  file: string;
-  downloadsRemaining: number;
-  downloadCount: number;
-  accessGranted: Date;
-  accessExpires: Date | null;
-}
-
-export type NewPermission = Omit<DownloadPermission, 'id' | 'downloadCount'>;
-
-export interface PaidLine {
-  orderId: number;
-  productId: number;
-  variationId: number;
-  customerId: number;
-  paidAt: Date;
 }
 
 /** Port: where the files live (local folder today; a bucket driver can implement it). */

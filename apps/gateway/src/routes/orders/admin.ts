@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { badRequest } from '@storefront/errors';
+import { badRequest, invalidParams } from '@storefront/errors';
 import type { OrdersClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { registerBatchRoute } from '../../http/batch';
@@ -86,14 +86,29 @@ function updateRequest(id: number, body: UpdateOrderFields) {
   };
 }
 
+/**
+ * Declared so it is refused rather than silently dropped (unknown fields are
+ * removed): an order's coupons come from checkout, where catalog validates and
+ * redeems them with the reservation (docs/decisions.md). An empty list applies
+ * nothing and passes.
+ */
+function refuseCouponLines(body: { coupon_lines?: unknown }): void {
+  const lines = body.coupon_lines;
+  if (lines !== undefined && !(Array.isArray(lines) && lines.length === 0)) {
+    throw invalidParams({ coupon_lines: 'coupon_lines cannot be set on an admin order: coupons are applied at checkout.' });
+  }
+}
+
 function orderActions(admin: OrdersClients['orderAdmin']) {
   return {
     async create(body: CreateOrderFields & { id?: unknown }, request: FastifyRequest) {
       if (body.id !== undefined) throw badRequest('shop_rest_order_exists', 'Cannot create existing order.');
+      refuseCouponLines(body);
       const { order } = await admin.adminCreateOrder(createRequest(body), request.caller);
       return orderResource(order!, request, 'edit');
     },
     async update(id: number, body: UpdateOrderFields, request: FastifyRequest) {
+      refuseCouponLines(body);
       const { order } = await admin.updateOrder(updateRequest(id, body), request.caller);
       return orderResource(order!, request, 'edit');
     },

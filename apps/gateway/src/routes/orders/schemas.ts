@@ -3,6 +3,7 @@ import { invalidParams } from '@storefront/errors';
 import type { orders } from '@storefront/proto';
 import { AddressPatch, Id, MAX_ID } from '../../http/schemas';
 import { ORDER_STATUSES } from '../../resources/order';
+import { protoAddress } from '../../resources/address';
 
 export const OrderStatus = Type.Unsafe<string>({ type: 'string', enum: [...ORDER_STATUSES], description: 'Order status slug.' });
 
@@ -36,6 +37,9 @@ const writable = {
   line_items: Type.Array(LineItemBody, { maxItems: 100 }),
   meta_data: MetaInput,
   set_paid: Type.Boolean({ description: 'Mark the order paid (runs the paid transition).' }),
+  coupon_lines: Type.Unknown({
+    description: 'Not accepted (400 rest_invalid_param): coupons are applied through checkout (docs/decisions.md, admin orders and coupons).',
+  }),
 };
 
 export const CreateOrderBody = Type.Partial(
@@ -79,20 +83,7 @@ export function parseStatuses(value: string | undefined): string[] {
 type RestAddressPatch = Static<typeof AddressPatch>;
 
 export function addressInput(a: RestAddressPatch | undefined): orders.OrderAddress | undefined {
-  if (!a) return undefined;
-  return {
-    firstName: a.first_name ?? '',
-    lastName: a.last_name ?? '',
-    company: a.company ?? '',
-    address1: a.address_1 ?? '',
-    address2: a.address_2 ?? '',
-    city: a.city ?? '',
-    state: a.state ?? '',
-    postcode: a.postcode ?? '',
-    country: a.country ?? '',
-    email: a.email ?? '',
-    phone: a.phone ?? '',
-  };
+  return a ? protoAddress(a) : undefined;
 }
 
 export function lineInput(l: LineItemFields): orders.LineItemInput {

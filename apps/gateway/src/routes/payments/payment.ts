@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { can } from '@storefront/access';
 import { DomainError } from '@storefront/errors';
 import type { PaymentsClients } from '../../clients';
 import type { RouteModule } from '../../context';
@@ -61,7 +62,7 @@ export function paymentRecordRoutes(app: Parameters<RouteModule>[0], clients: Pa
         { orderId, orderKey: q.key ?? q.order_key ?? '' },
         request.caller,
       );
-      return paymentRecordResource(payment!, q.context === 'edit' && request.caller.capabilities.includes('manage_options'));
+      return paymentRecordResource(payment!, q.context === 'edit' && can(request.caller, 'manage_options'));
     },
   );
 

@@ -11,31 +11,10 @@ export const EMAIL_TYPES = {
 } as const;
 export type EmailType = keyof typeof EMAIL_TYPES;
 
+export type { EmailLogEntry, EmailLogQuery } from '../../persistence/email-records';
+
 export function isEmailType(value: string): value is EmailType {
   return Object.hasOwn(EMAIL_TYPES, value);
-}
-
-/** One row of the email log (contract: {id, type, to, subject, body, status, error, created_at, sent_at}). */
-export interface EmailLogEntry {
-  id: number;
-  type: string;
-  to: string;
-  subject: string;
-  body: string;
-  html: string;
-  status: 'sent' | 'failed';
-  error: string;
-  resentFrom: number;
-  createdAt: Date;
-  sentAt: Date | null;
-}
-
-export interface EmailLogQuery {
-  page: number;
-  perPage: number;
-  status: string;
-  type: string;
-  search: string;
 }
 
 export interface EmailLogSettings {

@@ -29,6 +29,7 @@ import {
   planTransition,
   type OrderStatus,
 } from '../status/order-states';
+import { isLatePayment, LatePayments } from './late-payment';
 import { applyTransition, recordPlaced } from './lifecycle';
 import type {
   Address,
@@ -134,9 +135,11 @@ const noNul = (value: string) => !value.includes('\u0000');
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
+  private readonly latePayments: LatePayments;
 
   constructor(private readonly deps: OrdersDeps) {
     this.pricing = new Pricing(deps);
+    this.latePayments = new LatePayments(deps);
   }
 
   private tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -162,6 +165,7 @@ export class Orders {
       throw invalidOrderInput({ status: 'status must be pending_payment or checkout_draft.' });
     }
     const content = this.checkoutContent(input);
+    const currency = input.currency || (await this.deps.store.currency());
     const now = this.deps.now();
     return this.tx(async (em) => {
       const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
@@ -194,7 +198,7 @@ export class Orders {
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
       }
-      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content), now);
+      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content, currency), now);
       if (id === null) {
         const twin = await findIdByCheckoutKey(em, input.checkoutKey);
         return { order: (await findOrder(em, twin!))!, existing: true };
@@ -272,14 +276,14 @@ export class Orders {
     return content;
   }
 
-  private newOrder(input: CheckoutOrderInput, status: OrderStatus, content: OrderContent): NewOrder {
+  private newOrder(input: CheckoutOrderInput, status: OrderStatus, content: OrderContent, currency: string): NewOrder {
     return {
       ...content,
       status,
       paidStatus: 'unpaid',
       orderKey: newOrderKey(),
       checkoutKey: input.checkoutKey,
-      currency: input.currency || this.deps.config.SHOP_CURRENCY,
+      currency,
       customerId: input.customerId,
       paymentMethod: input.paymentMethod,
       paymentMethodTitle: input.paymentMethodTitle,
@@ -306,13 +310,19 @@ export class Orders {
       throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
     }
     const now = this.deps.now();
-    return this.tx(async (em) => {
+    const recorded = await this.tx(async (em): Promise<Order | 'refund_due'> => {
       const order = await this.locked(em, orderId);
       const changes: OrderFieldChanges = {
         transactionId: details.transactionId || undefined,
         paymentMethod: details.paymentMethod || undefined,
         paymentMethodTitle: details.paymentMethodTitle || undefined,
       };
+      if (order.status === 'cancelled' && outcome !== 'requires_action') {
+        // Cancelled meanwhile: a failure changes nothing; a payment is recorded and refunded (late-payment.ts).
+        if (outcome !== 'paid' || !isLatePayment(order)) return order;
+        await this.latePayments.record(em, order, changes, now);
+        return 'refund_due';
+      }
       if (outcome === 'requires_action') {
         if (order.status === 'checkout_draft') {
           const plan = planTransition(order, 'pending_payment', 'checkout');
@@ -331,6 +341,7 @@ export class Orders {
       await applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
       return (await findOrder(em, orderId))!;
     });
+    return recorded === 'refund_due' ? this.latePayments.refund(orderId, actor) : recorded;
   }
 
   /** The order when the caller may pay it (owner, pay_for_order, manage_options, or its key); else 404. */
@@ -367,7 +378,7 @@ export class Orders {
     assertNoNul(input);
     const status = input.status || 'pending_payment';
     if (!isOrderStatus(status)) throw invalidStatus(status);
-    const currency = input.currency || this.deps.config.SHOP_CURRENCY;
+    const currency = input.currency || (await this.deps.store.currency());
     const billing = input.billing ?? emptyAddress();
     const shipping = input.shipping ?? emptyAddress();
     const lines = await this.pricing.priceLines(input.lineItems, currency);

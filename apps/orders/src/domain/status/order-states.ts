@@ -1,25 +1,13 @@
 import { DomainError } from '@storefront/errors';
+import { ORDER_STATUSES, PAID_STATUSES, type OrderStatus, type PaidStatus } from '../../persistence/order-records';
+
+export { ORDER_STATUSES, PAID_STATUSES, type OrderStatus, type PaidStatus };
 
 // The order state machine, table-driven, in this one file (contract "Order
 // statuses"). Every change of an order's status goes through `planTransition`,
 // which either names the transition (and what it implies: paid, refunded...)
 // or throws the error of an illegal move. Nothing else in the service sets a
 // status.
-
-export const ORDER_STATUSES = [
-  'checkout_draft',
-  'pending_payment',
-  'processing',
-  'on_hold',
-  'completed',
-  'cancelled',
-  'refunded',
-  'failed',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const PAID_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
-export type PaidStatus = (typeof PAID_STATUSES)[number];
 
 export function isOrderStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);

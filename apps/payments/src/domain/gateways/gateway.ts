@@ -11,6 +11,10 @@
  * the REST routes, the settings schema (OPTIONS) and availability follow.
  */
 
+import type { CardSummary, StoredToken } from '../../persistence/token-records';
+
+export type { CardSummary, StoredToken };
+
 /** Feature flags of spec 2.11. */
 export const GATEWAY_FEATURES = [
   'products',
@@ -55,26 +59,6 @@ export interface GatewaySettings {
 
 /** Outcome of running a gateway for an order (the contract's ProcessPayment outcomes). */
 export type PaymentOutcome = 'paid' | 'on_hold' | 'requires_action' | 'declined' | 'failed';
-
-/** Card data a gateway may keep: never the number or CVC. */
-export interface CardSummary {
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-  /** How the simulator's card behaves on later charges (derived, not card data). */
-  behaviour: string;
-}
-
-/** A stored token as gateways see it. */
-export interface StoredToken {
-  id: number;
-  customerId: number;
-  gatewayId: string;
-  gatewayToken: string;
-  card: CardSummary;
-  isDefault: boolean;
-}
 
 /** Intent payload of spec 2.11 (any of the four). */
 export interface IntentPayload {

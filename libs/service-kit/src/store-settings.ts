@@ -1,13 +1,17 @@
+import { CustomerEvents } from '@storefront/domain-events';
 import { DomainError } from '@storefront/errors';
 import { bindClient, type CallerContext, type Channel } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto';
-import type { Logger } from 'pino';
-import type { StoreSettings } from '../domain';
+import type { ServiceContext } from './service-definition';
 
-const SERVICE_CALLER: CallerContext = { userId: 0, login: '', roles: [], capabilities: [], requestId: 'catalog' };
-
-/** Without a customers service (a catalog tested alone): the customers service's own default. */
+/** Without a customers service (a service tested alone): the customers service's own default. */
 const STANDALONE_CURRENCY = 'USD';
+
+/** The store settings other services read; the one source is the customers service's site settings. */
+export interface StoreSettings {
+  /** ISO 4217 code of the store currency. */
+  currency(): Promise<string>;
+}
 
 export interface CachedStoreSettings extends StoreSettings {
   /** customers.site_settings_updated: the next read asks again. */
@@ -20,8 +24,9 @@ export interface CachedStoreSettings extends StoreSettings {
  * when customers publishes `site_settings_updated`. While customers is down a
  * copy already held is served stale; without one, 503 `shop_service_unavailable`.
  */
-export function customersStoreSettings(channel: Channel | undefined, ttlMs: number, logger: Logger): CachedStoreSettings {
+export function customersStoreSettings(channel: Channel | undefined, ttlMs: number, ctx: Pick<ServiceContext, 'logger' | 'name'>): CachedStoreSettings {
   const client = channel && bindClient(channel, customers.SettingsServiceService);
+  const caller: CallerContext = { userId: 0, login: '', roles: [], capabilities: [], requestId: ctx.name };
   let value: string | undefined;
   let fetchedAt = 0;
   let pending: Promise<string> | undefined;
@@ -30,7 +35,7 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
       if (!client) return STANDALONE_CURRENCY;
       if (value && Date.now() - fetchedAt < ttlMs) return value;
       pending ??= client
-        .getSiteSettings({}, SERVICE_CALLER)
+        .getSiteSettings({}, caller)
         .then(({ settings }) => {
           value = settings?.currency || STANDALONE_CURRENCY;
           fetchedAt = Date.now();
@@ -38,7 +43,7 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
         })
         .catch((err: unknown) => {
           if (value) {
-            logger.warn({ err }, 'customers settings unavailable; serving the cached store currency');
+            ctx.logger.warn({ err }, 'customers settings unavailable; serving the cached store currency');
             return value;
           }
           throw new DomainError('shop_service_unavailable', 503, 'The store settings are unavailable; retry shortly.', {
@@ -52,4 +57,17 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
       fetchedAt = 0;
     },
   };
+}
+
+/**
+ * The store settings for a service, over its channel to customers (none: the
+ * standalone default): the cache, invalidated on every replica by
+ * customers.site_settings_updated (a broadcast, not a durable consumer: a
+ * cache needs no inbox), unsubscribed on shutdown.
+ */
+export function storeSettings(ctx: ServiceContext, customersChannel: Channel | undefined, ttlMs: number): CachedStoreSettings {
+  const store = customersStoreSettings(customersChannel, ttlMs, ctx);
+  const stop = ctx.transport.subscribe(ctx.transport.subjectFor(CustomerEvents.siteSettingsUpdated.subject), () => store.invalidate());
+  ctx.onShutdown(async () => stop());
+  return store;
 }
