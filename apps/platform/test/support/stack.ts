@@ -38,6 +38,7 @@ export async function startStack(
         // Deadlines fit a busy 2-core machine (20 concurrent checkouts and both cores
         // taken ran past 5 s); tests about deadlines set their own.
         GRPC_DEADLINE_MS: '30000',
+        SERVICE_GRPC_DEADLINE_MS: '30000',
         CART_GRPC_DEADLINE_MS: '30000',
         SHOP_ADMIN_USER: ADMIN.login,
         SHOP_ADMIN_PASSWORD: ADMIN.password,
