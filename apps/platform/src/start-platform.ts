@@ -16,6 +16,12 @@ export interface PlatformOptions {
   port: number;
   host?: string;
   logger?(name: string): Logger | undefined;
+  /**
+   * Start the services side by side, as separate processes do in production
+   * (the end-to-end tests: a stack per test file). Off by default: the
+   * development launcher's embedded Postgres serves one connection at a time.
+   */
+  parallel?: boolean;
 }
 
 export interface Platform {
@@ -57,8 +63,8 @@ async function startPlatformOnce(options: PlatformOptions): Promise<Platform> {
     for (const service of [...services].reverse()) await service.stop();
   };
   try {
-    for (const { definition } of PLATFORM_SERVICES) {
-      const service = await startService(definition, {
+    const start = ({ definition }: (typeof PLATFORM_SERVICES)[number]) =>
+      startService(definition, {
         env: {
           GRPC_HOST: host,
           METRICS_PORT: '-1',
@@ -70,7 +76,13 @@ async function startPlatformOnce(options: PlatformOptions): Promise<Platform> {
         transport: options.transport,
         logger: options.logger?.(definition.name),
       });
-      services.push(service);
+    if (options.parallel) {
+      const started = await Promise.allSettled(PLATFORM_SERVICES.map(start));
+      for (const result of started) if (result.status === 'fulfilled') services.push(result.value);
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    } else {
+      for (const service of PLATFORM_SERVICES) services.push(await start(service));
     }
     const gateway = await buildGateway({
       env: { METRICS_PORT: '-1', ...options.env, ...addresses },

@@ -26,7 +26,7 @@ beforeAll(async () => {
   await admin.login(ADMIN.login, ADMIN.password);
   seed = await connectCatalogAdmin(stack, admin);
   mug = await seed.simpleProduct({ title: 'Mug', amount: '10.00', stock: 10 });
-}, 120_000);
+});
 afterAll(async () => {
   seed?.close();
   channels.forEach((c) => c.close());

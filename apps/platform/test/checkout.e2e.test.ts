@@ -24,7 +24,7 @@ beforeAll(async () => {
   seed = await connectCatalogAdmin(stack, admin);
   mug = await seed.simpleProduct({ title: 'Mug', amount: '10.00', stock: 100 });
   await usShipping(admin, 5, { requires: 'coupon' });
-}, 120_000);
+});
 afterAll(async () => {
   seed?.close();
   await stack?.stop();
@@ -131,7 +131,7 @@ describe('POST /checkout/place', () => {
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 422, 'shop_cart_insufficient_stock');
     expect(new Set(ok.map((r) => r.body.order_id)).size).toBe(5);
     expect(await stockOf(scarce)).toBe(0);
-  }, 120_000);
+  });
 
   it('20 concurrent checkouts with a usage_limit 3 coupon: exactly 3 orders use it', async () => {
     await createCoupon(admin, 'THREE', { discount_type: 'percent', amount: '10', usage_limit: 3 });
@@ -146,7 +146,7 @@ describe('POST /checkout/place', () => {
     const res = await late.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'THREE' });
     expectError(res, 422, 'shop_coupon_invalid');
     expect(res.body.message).toMatch(/usage limit/);
-  }, 120_000);
+  });
 });
 
 describe('POST /checkout/pay-order and /checkout/payment-intent', () => {

@@ -9,7 +9,7 @@ let stack: Platform;
 
 beforeAll(async () => {
   stack = await startStack();
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('docs/examples/first-call.ts', () => {
@@ -24,5 +24,5 @@ describe('docs/examples/first-call.ts', () => {
     } finally {
       log.mockRestore();
     }
-  }, 120_000);
+  });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   // Swagger UI renders only what is in the viewport (virtual lists): a tall one shows every tag at once.
   page = await browser.newPage({ viewport: { width: 1280, height: 30_000 } });
   page.setDefaultTimeout(60_000);
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
@@ -52,14 +52,14 @@ describe('/docs in a browser', () => {
     const document = (await (await fetch(`${stack.url}/shop/v1/openapi.json`)).json()) as { tags: Array<{ name: string }> };
     const rendered = await page.locator('.opblock-tag').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tag')));
     expect(rendered.sort()).toEqual(document.tags.map((t) => t.name).sort());
-  }, 120_000);
+  });
 
   it('Try it out runs GET /shop_product with its defaults: 200', async () => {
     const response = await execute('listProducts', 'catalog');
     expect(response.request().url()).toContain('/shop/v1/shop_product');
     expect(response.status()).toBe(200);
     expect(Array.isArray(await response.json())).toBe(true);
-  }, 120_000);
+  });
 
   it('Authorize with an application password sends Basic: GET /me returns the admin', async () => {
     await page.locator('.auth-wrapper button.authorize').click();
@@ -73,5 +73,5 @@ describe('/docs in a browser', () => {
     expect(response.request().headers().authorization).toMatch(/^Basic /);
     expect(response.status()).toBe(200);
     expect((await response.json()).username).toBe(ADMIN.login);
-  }, 120_000);
+  });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OrderEvents } from '@storefront/domain-events';
 import type { EventTransport } from '@storefront/events';
 import { catalog } from '@storefront/proto';
@@ -14,7 +14,6 @@ import { expectError, ShopClient } from './support/client';
 import { connectCatalogAdmin, type CatalogAdmin } from './support/catalog-admin';
 import { connectStackEvents, publishEvent } from './support/events';
 
-jest.setTimeout(120_000);
 
 const SECRET = 'e2e-download-signing-secret';
 const W = 20_000;

@@ -13,7 +13,7 @@ beforeAll(async () => {
   admin = new ShopClient(stack.url);
   await admin.login(ADMIN.login, ADMIN.password);
   guest = new ShopClient(stack.url);
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('HTTP conventions of reads', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { activityLogged, OrderEvents } from '@storefront/domain-events';
 import type { EventTransport } from '@storefront/events';
 import { waitFor } from '@storefront/testing';
@@ -8,7 +8,6 @@ import { expectError, ShopClient } from './support/client';
 import { TestSmtpServer } from './support/smtp';
 import { connectStackEvents, publishEvent } from './support/events';
 
-jest.setTimeout(120_000);
 
 let stack: Platform;
 let smtp: TestSmtpServer;

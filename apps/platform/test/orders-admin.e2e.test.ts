@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect((await admin.post(`/shop/v1/shipping/zones/${zone.body.id}/methods`, { method_id: 'flat_rate', cost: 5 })).status).toBe(201);
   expect((await admin.post('/shop/v1/taxes', { country: 'US', rate: '10', name: 'US tax', shipping: true })).status).toBe(201);
   grpc = connectOrders(stack);
-}, 120_000);
+});
 afterAll(async () => {
   grpc?.close();
   catalogAdmin?.close();

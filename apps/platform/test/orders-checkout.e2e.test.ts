@@ -10,7 +10,7 @@ let grpc: OrdersGrpc;
 beforeAll(async () => {
   stack = await startStack();
   grpc = connectOrders(stack);
-}, 120_000);
+});
 afterAll(async () => {
   grpc?.close();
   await stack?.stop();

@@ -42,7 +42,7 @@ beforeAll(async () => {
   grpc = connectOrders(stack);
   nc = await connect({ servers: stack.gateway.config.NATS_URL });
   jsm = await jetstreamManager(nc);
-}, 120_000);
+});
 afterAll(async () => {
   await nc?.close();
   grpc?.close();

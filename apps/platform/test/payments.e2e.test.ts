@@ -629,7 +629,7 @@ describe('card-testing defence', () => {
     const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
     expect(other.status).toBe(200);
     await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
-  }, 120_000);
+  });
 });
 
 describe('bad input is a 4xx error object, never a 5xx', () => {

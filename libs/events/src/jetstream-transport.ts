@@ -63,10 +63,18 @@ async function ensureStream(jsm: JetStreamManager, options: JetStreamOptions): P
   }
 }
 
+/** Thrown by `publish` when the broker is unreachable: not the message's fault (the relay does not count it). */
+export class BrokerUnavailableError extends Error {
+  override name = 'BrokerUnavailableError';
+}
+
 class JetStreamTransport implements EventTransport {
   readonly kind = 'jetstream' as const;
   private connected = true;
   private readonly stops = new Set<StopConsuming>();
+  private readonly reconnectListeners = new Set<() => void>();
+  /** Rejects the publishes waiting for an ack when the connection drops. */
+  private readonly inFlight = new Set<(err: Error) => void>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -82,8 +90,26 @@ class JetStreamTransport implements EventTransport {
   }
 
   async publish(message: TransportMessage): Promise<void> {
+    // While disconnected the client would buffer the request and wait out the whole
+    // JetStream timeout (5 s), holding the relay past the server's return: fail fast,
+    // and give up on an ack the lost connection will never bring.
+    if (!this.isConnected()) throw new BrokerUnavailableError('NATS disconnected');
     const id = message.headers['Nats-Msg-Id'];
-    await this.js.publish(message.subject, message.data, { msgID: id, headers: toNatsHeaders(message.headers) });
+    const ack = this.js.publish(message.subject, message.data, { msgID: id, headers: toNatsHeaders(message.headers) });
+    let abort: (err: Error) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => (abort = reject));
+    this.inFlight.add(abort);
+    try {
+      await Promise.race([ack, lost]);
+    } finally {
+      this.inFlight.delete(abort);
+      ack.catch(() => undefined);
+    }
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   async consume(
@@ -152,11 +178,13 @@ class JetStreamTransport implements EventTransport {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect') {
         this.connected = false;
+        for (const abort of this.inFlight) abort(new BrokerUnavailableError('NATS disconnected before the ack'));
         log.warn({ server: this.options.url }, 'NATS disconnected; events wait in the outbox, reconnecting');
       }
       if (status.type === 'reconnect') {
         this.connected = true;
         log.info({ server: this.options.url }, 'NATS reconnected');
+        for (const listener of this.reconnectListeners) listener();
       }
     }
   }

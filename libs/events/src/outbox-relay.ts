@@ -56,6 +56,7 @@ export class OutboxRelay {
   private readonly maxBackoffMs: number;
   private readonly pollMs: number;
   private paused = false;
+  private unwatch: (() => void) | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -73,6 +74,8 @@ export class OutboxRelay {
 
   start(): void {
     this.orm.em.getEventManager().registerSubscriber({ afterTransactionCommit: () => this.wake() });
+    // Back from an outage: drain now rather than at the next poll.
+    this.unwatch = this.transport.onReconnect?.(() => this.wake());
     this.schedule();
     this.wake();
   }
@@ -106,6 +109,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.unwatch?.();
     await this.running;
   }
 
@@ -114,23 +118,30 @@ export class OutboxRelay {
     for (;;) {
       const rows = await this.claim();
       if (!rows.length) return;
-      for (const [index, row] of rows.entries()) {
-        try {
-          await this.transport.publish({
-            subject: this.transport.subjectFor(row.subject),
-            data: row.payload,
-            headers: row.headers,
-          });
-        } catch (err) {
-          if (!this.transport.isConnected() || isBrokerUnavailable(err)) {
-            // Broker outage, not this row's fault: give the batch back uncounted.
-            await this.release(rows.slice(index).map((r) => r.id));
-            throw err;
+      let index = 0;
+      try {
+        for (; index < rows.length; index++) {
+          const row = rows[index];
+          try {
+            await this.transport.publish({
+              subject: this.transport.subjectFor(row.subject),
+              data: row.payload,
+              headers: row.headers,
+            });
+          } catch (err) {
+            // Broker outage, not this row's fault: the batch goes back uncounted (below).
+            if (!this.transport.isConnected() || isBrokerUnavailable(err)) throw err;
+            await this.recordFailure(row, err);
+            continue;
           }
-          await this.recordFailure(row, err);
-          continue;
+          await this.table((t) => `delete from ${t} where id = ?`, [row.id]);
         }
-        await this.table((t) => `delete from ${t} where id = ?`, [row.id]);
+      } catch (err) {
+        // Broker outage or a lost database connection: hand the unfinished rows back
+        // now rather than leaving them claimed for CLAIM_SECONDS (on a fresh
+        // connection; if the database is really down, the claim expires instead).
+        await this.release(rows.slice(index).map((r) => r.id)).catch(() => undefined);
+        throw err;
       }
     }
   }
@@ -236,5 +247,8 @@ export async function replayParkedOutbox(orm: MikroORM, schema: string, ids?: st
 function isBrokerUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; name?: unknown } | undefined;
   const text = `${String(e?.name ?? '')} ${String(e?.code ?? '')} ${String(e?.message ?? '')}`;
-  return /timeout|timed out|disconnect|connection|closed|no responders|503|draining|reconnect/i.test(text);
+  // `jetstream is not enabled`: a restarted server answers before JetStream is up.
+  return /timeout|timed out|disconnect|connection|closed|no responders|503|draining|reconnect|not enabled|BrokerUnavailable/i.test(
+    text,
+  );
 }

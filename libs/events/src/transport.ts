@@ -26,6 +26,8 @@ export interface EventTransport {
   /** Every subscriber gets every message, best effort (cache invalidation). */
   subscribe(subject: string, handler: (message: TransportMessage) => void): () => void;
   isConnected(): boolean;
+  /** Calls `listener` each time the broker connection is back after a loss (the relay drains at once). */
+  onReconnect?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 export interface SqlMigration {
   name: string;
   class: new (...args: ConstructorParameters<typeof Migration>) => Migration;
+  /** The SQL it runs (tests key their pre-migrated template databases by it). */
+  statements?: readonly string[];
 }
 
 /**
@@ -16,5 +18,5 @@ export function sqlMigration(name: string, statements: string[]): SqlMigration {
       for (const statement of statements) this.addSql(statement);
     }
   }
-  return { name, class: PlainSqlMigration };
+  return { name, class: PlainSqlMigration, statements: [...statements] };
 }

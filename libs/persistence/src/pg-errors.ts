@@ -19,14 +19,15 @@ export function isClientDataError(err: unknown): boolean {
 
 /**
  * The database connection was lost or refused (server restart, failover,
- * pg_terminate_backend, network): SQLSTATE 57P01-57P03 and class 08, or the
+ * pg_terminate_backend, network): SQLSTATE 57P01-57P03, class 08 and 53300, or the
  * driver's own connection errors. Transient: services answer 503, the pools
  * reconnect on next use.
  */
 export function isConnectionLost(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : '';
-  if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+  // 53300: the server is out of connection slots (other clients); transient like a refused connection.
+  if (/^57P0[123]$/.test(code) || code.startsWith('08') || code === '53300') return true;
   if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(e?.message ?? ''));
 }

@@ -40,6 +40,8 @@ export const BaseConfigSchema = Type.Object({
   EVENTS_MAX_DELIVER: Type.Integer({ minimum: 1, default: 10 }),
   /** Failed publishes of one outbox row before it is parked (outbox.parked_at). */
   OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 12 }),
+  /** Deadline of this service's calls to other services (`ctx.connect`). */
+  SERVICE_GRPC_DEADLINE_MS: Type.Integer({ minimum: 50, default: 5000 }),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 

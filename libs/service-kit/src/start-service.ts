@@ -107,7 +107,7 @@ export async function startService<S extends TObject>(
         );
       },
       connect(serviceName, address) {
-        const channel = openChannel(serviceName, address);
+        const channel = openChannel(serviceName, address, config.SERVICE_GRPC_DEADLINE_MS);
         channels.push(channel);
         return channel;
       },

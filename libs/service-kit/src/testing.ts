@@ -17,7 +17,7 @@ export async function startTestService<S extends TObject>(
   definition: ServiceDefinition<S>,
   options: { env?: NodeJS.ProcessEnv; events?: TestEvents } = {},
 ): Promise<TestService> {
-  const database = await createTestDatabase(definition.name);
+  const database = await createTestDatabase(definition.name, [definition]);
   const events = options.events ?? createTestEvents();
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
