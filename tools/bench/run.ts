@@ -1,12 +1,16 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000 --profile=<dir>]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
 // measured in the same run (see references.ts), so figures compare across
 // machines. Everything server-side shares one process: ratios, not absolute
-// numbers, are the point.
+// numbers, are the point. `--profile=<dir>` writes a CPU profile of the
+// server side per measured route (open it in Chrome DevTools or speedscope).
 import { createTestDatabase, createTestEvents, type TestDatabase } from '@storefront/testing';
 import { PLATFORM_SERVICES, startPlatform } from '@storefront/platform';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { pino } from 'pino';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { startReferences } from './references';
@@ -18,6 +22,7 @@ const arg = (name: string, fallback: string) =>
 const seconds = Number(arg('duration', '10'));
 const connections = Number(arg('connections', '50'));
 const only = new RegExp(arg('only', '.'));
+const profileDir = arg('profile', '');
 
 const ADMIN_PASSWORD = 'bench-admin-password';
 
@@ -33,13 +38,15 @@ async function main(): Promise<void> {
       DB_POOL_SIZE: '10',
       SHOP_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOGIN_RATE_LIMIT_ENABLED: 'false',
+      // The setup logins (scrypt, N=2^17) can outlast 5 s on a busy machine.
+      GRPC_DEADLINE_MS: '30000',
       ...events.env,
     },
     port: 0,
     logger: (name) => pino({ name, level: 'warn' }),
   });
   try {
-    const caller = await adminCaller(platform, ADMIN_PASSWORD);
+    const caller = await retried(() => adminCaller(platform, ADMIN_PASSWORD));
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
@@ -58,7 +65,7 @@ async function main(): Promise<void> {
     for (const target of [...references, ...scenarios.targets]) {
       if (!references.includes(target) && !only.test(target.name)) continue;
       await runLoad(target, Math.min(2, seconds), connections); // warm-up
-      const result = await runLoad(target, seconds, connections);
+      const result = await profiled(target.name, () => runLoad(target, seconds, connections));
       results.push(result);
       process.stderr.write(`  measured ${target.name}\n`);
     }
@@ -68,6 +75,37 @@ async function main(): Promise<void> {
     await platform.stop();
     await Promise.all([...databases.values()].map((d) => d.drop()));
     await events.cleanup();
+  }
+}
+
+/** The first calls after boot, retried: on a busy machine a fresh pool's first connection can time out. */
+async function retried<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      process.stderr.write(`  retrying setup after: ${(err as Error).message}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 2000 * attempt)); // back off while the machine catches up
+    }
+  }
+}
+
+/** Runs `measure`, under the CPU profiler when `--profile` names a directory. */
+async function profiled<T>(name: string, measure: () => Promise<T>): Promise<T> {
+  if (!profileDir) return measure();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await measure();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(profileDir, { recursive: true });
+    const file = `${name.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '')}.cpuprofile`;
+    await writeFile(path.join(profileDir, file), JSON.stringify(profile));
   }
 }
 

@@ -7,7 +7,8 @@ const address = (platform: Platform, name: string) => platform.services.find((s)
 
 /** The administrator as a gRPC caller (its capabilities come from a real login). */
 export async function adminCaller(platform: Platform, password: string): Promise<CallerContext> {
-  const channel = openChannel('customers', address(platform, 'customers'));
+  // scrypt on a busy machine can outlast the default 5 s deadline.
+  const channel = openChannel('customers', address(platform, 'customers'), 60_000);
   const auth = bindClient(channel, customers.AuthServiceService);
   const { principal } = await auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
   channel.close();
