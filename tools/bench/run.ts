@@ -15,7 +15,7 @@ import { pino } from 'pino';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { startReferences } from './references';
 import { prepareScenarios } from './scenarios';
-import { adminCaller, seedCatalog, seedFulfillment, seedOrders } from './seed';
+import { adminCaller, seedCatalog, seedFulfillment, seedOrders, withRetries } from './seed';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     logger: (name) => pino({ name, level: 'warn' }),
   });
   try {
-    const caller = await retried(() => adminCaller(platform, ADMIN_PASSWORD));
+    const caller = await withRetries(() => adminCaller(platform, ADMIN_PASSWORD));
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
@@ -75,19 +75,6 @@ async function main(): Promise<void> {
     await platform.stop();
     await Promise.all([...databases.values()].map((d) => d.drop()));
     await events.cleanup();
-  }
-}
-
-/** The first calls after boot, retried: on a busy machine a fresh pool's first connection can time out. */
-async function retried<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (err) {
-      if (attempt >= attempts) throw err;
-      process.stderr.write(`  retrying setup after: ${(err as Error).message}\n`);
-      await new Promise((resolve) => setTimeout(resolve, 2000 * attempt)); // back off while the machine catches up
-    }
   }
 }
 

@@ -38,7 +38,7 @@ export interface ContentType<Item extends { id: number }, ListQuery, CreateBody,
   present(item: Item, view: Presentation): object;
   /**
    * Conditional reads (products): the service answers "not modified" for a
-   * still-current ETag, so guests' reads are served from the response cache.
+   * still-current ETag, so reads are served from the response cache.
    */
   conditional?: {
     list(query: ListQuery, request: FastifyRequest, ifNoneMatch: string): Promise<ConditionalRead<{ items: Item[]; total: number }>>;
