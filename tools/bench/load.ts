@@ -19,6 +19,10 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Responses received in the measured window. */
+  requests: number;
+  /** Server-side CPU (this process: gateway and services) per response, in microseconds; PG not included. */
+  cpuPerRequestUs?: number;
 }
 
 /**
@@ -52,6 +56,7 @@ export function runLoad(target: LoadTarget, seconds: number, defaultConnections:
         p99: r.latency.p99,
         errors: r.errors + r.timeouts,
         non2xx: r.non2xx,
+        requests: r.requests.total,
       });
     });
   });

@@ -65,7 +65,10 @@ async function main(): Promise<void> {
     for (const target of [...references, ...scenarios.targets]) {
       if (!references.includes(target) && !only.test(target.name)) continue;
       await runLoad(target, Math.min(2, seconds), connections); // warm-up
+      const cpuBefore = process.cpuUsage();
       const result = await profiled(target.name, () => runLoad(target, seconds, connections));
+      const cpu = process.cpuUsage(cpuBefore);
+      result.cpuPerRequestUs = (cpu.user + cpu.system) / Math.max(1, result.requests);
       results.push(result);
       process.stderr.write(`  measured ${target.name}\n`);
     }
@@ -101,12 +104,19 @@ function print(results: LoadResult[]): void {
   const pad = (s: string, n: number) => s.padEnd(n);
   const width = Math.max(46, ...results.map((r) => r.name.length + 2));
   const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
+  const pct = (n: number, w: number) => `${(n * 100).toFixed(1)}%`.padStart(w);
   console.log(`\nStorefront benchmark: ${seconds}s per route, ${connections} connections, Node ${process.version}\n`);
-  console.log(`${pad("route", width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'vs gRPC+PG'.padStart(11)}  errors`);
+  // cpu: server-process CPU per response (gateway + services; not Postgres, not the load generator), and the
+  // reference's figure over the route's: a throughput ratio that holds up on a machine shared with other work.
+  console.log(
+    `${pad('route', width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}` +
+      `${'vs gRPC+PG'.padStart(11)}${'cpu us'.padStart(9)}${'cpu vs ref'.padStart(11)}  errors`,
+  );
   for (const r of results) {
-    const vsBare = `${((r.rps / bare.rps) * 100).toFixed(1)}%`.padStart(9);
-    const vsRef = `${((r.rps / grpcPg.rps) * 100).toFixed(1)}%`.padStart(11);
-    console.log(`${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${vsBare}${vsRef}  ${r.errors + r.non2xx}`);
+    console.log(
+      `${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${pct(r.rps / bare.rps, 9)}${pct(r.rps / grpcPg.rps, 11)}` +
+        `${num(r.cpuPerRequestUs ?? 0)}${pct((grpcPg.cpuPerRequestUs ?? 0) / (r.cpuPerRequestUs || 1), 11)}  ${r.errors + r.non2xx}`,
+    );
   }
 }
 
