@@ -21,7 +21,7 @@ export interface LoadResult {
   non2xx: number;
   /** Responses received in the measured window. */
   requests: number;
-  /** Server-side CPU (this process: gateway and services) per response, in microseconds; PG not included. */
+  /** Server-side CPU (this process: gateway and services, less idle background) per response, in µs; PG not included. */
   cpuPerRequestUs?: number;
 }
 
