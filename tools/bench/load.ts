@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 
 export interface LoadTarget {
   name: string;
@@ -7,6 +8,8 @@ export interface LoadTarget {
   headers?: Record<string, string>;
   body?: string;
   connections?: number;
+  /** Paths (with query) to rotate through, one per request, instead of the URL's own (many records, not one hot one). */
+  paths?: string[];
 }
 
 export interface LoadResult {
@@ -16,19 +19,28 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Responses received in the measured window. */
+  requests: number;
+  /** Server-side CPU (this process: gateway and services, less idle background) per response, in µs; PG not included. */
+  cpuPerRequestUs?: number;
 }
 
 /**
- * Drives one URL with autocannon in a separate process (so the load
- * generator does not share the server's event loop) and returns req/s and
- * latency percentiles.
+ * Drives one URL (or a rotation of paths) with autocannon in a separate
+ * process (so the load generator does not share the server's event loop) and
+ * returns req/s and latency percentiles.
  */
 export function runLoad(target: LoadTarget, seconds: number, defaultConnections: number): Promise<LoadResult> {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-d', String(seconds), '-c', String(target.connections ?? defaultConnections)];
-  args.push('-m', target.method ?? 'GET');
-  for (const [k, v] of Object.entries(target.headers ?? {})) args.push('-H', `${k}: ${v}`);
-  if (target.body) args.push('-b', target.body);
-  args.push(target.url);
+  const options = {
+    url: target.url,
+    method: target.method ?? 'GET',
+    headers: target.headers ?? {},
+    body: target.body,
+    duration: seconds,
+    connections: target.connections ?? defaultConnections,
+    paths: target.paths,
+  };
+  const args = [path.join(import.meta.dirname, 'autocannon-child.cjs'), JSON.stringify(options)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -44,6 +56,7 @@ export function runLoad(target: LoadTarget, seconds: number, defaultConnections:
         p99: r.latency.p99,
         errors: r.errors + r.timeouts,
         non2xx: r.non2xx,
+        requests: r.requests.total,
       });
     });
   });

@@ -7,11 +7,28 @@ const address = (platform: Platform, name: string) => platform.services.find((s)
 
 /** The administrator as a gRPC caller (its capabilities come from a real login). */
 export async function adminCaller(platform: Platform, password: string): Promise<CallerContext> {
-  const channel = openChannel('customers', address(platform, 'customers'));
+  // scrypt on a busy machine can outlast the default 5 s deadline.
+  const channel = openChannel('customers', address(platform, 'customers'), 60_000);
   const auth = bindClient(channel, customers.AuthServiceService);
   const { principal } = await auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
   channel.close();
   return { ...anonymousCaller('bench'), userId: principal!.userId, login: principal!.login, roles: principal!.roles, capabilities: principal!.capabilities };
+}
+
+/**
+ * A seeding call, retried when the service could not reach its database in
+ * time (a busy machine): that failure happens before the transaction starts.
+ */
+export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (attempt >= attempts || (status !== 500 && status !== 503)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
 }
 
 /** A catalog of `count` published products over 5 categories, each with a price and managed stock. */
@@ -29,21 +46,23 @@ export async function seedCatalog(platform: Platform, caller: CallerContext, cou
     const created = await Promise.all(
       Array.from({ length: Math.min(20, count - batch) }, (_, i) => {
         const n = batch + i + 1;
-        return products.createProduct(
-          {
-            fields: catalog.ProductFields.fromPartial({
-              title: `Bench product ${n}`,
-              content: `A sturdy, well-made bench product number ${n}.`,
-              excerpt: 'Sturdy and well made.',
-              status: 'publish',
-              shopProductCategory: { ids: [categories[n % categories.length]] },
-              prices: { items: [catalog.PriceInput.fromPartial({ name: 'Standard', amount: `${(n % 90) + 9}.99` })] },
-              sku: `BENCH-${n}`,
-              manageStock: true,
-              stockQuantity: 100,
-            }),
-          },
-          caller,
+        return withRetries(() =>
+          products.createProduct(
+            {
+              fields: catalog.ProductFields.fromPartial({
+                title: `Bench product ${n}`,
+                content: `A sturdy, well-made bench product number ${n}.`,
+                excerpt: 'Sturdy and well made.',
+                status: 'publish',
+                shopProductCategory: { ids: [categories[n % categories.length]] },
+                prices: { items: [catalog.PriceInput.fromPartial({ name: 'Standard', amount: `${(n % 90) + 9}.99` })] },
+                sku: `BENCH-${n}`,
+                manageStock: true,
+                stockQuantity: 100,
+              }),
+            },
+            caller,
+          ),
         );
       }),
     );
@@ -152,7 +171,9 @@ export async function seedOrders(platform: Platform, ordersDatabaseUrl: string, 
         where c.order_key like 'copy\\_%'`,
     );
     await client.query('commit');
-    await client.query('analyze orders.orders');
+    // The state autovacuum leaves a table in within a minute of a bulk insert
+    // (visibility map set: counts and page keys read the index only).
+    for (const table of ['orders', 'order_line_items', 'order_shipping_lines']) await client.query(`vacuum analyze orders.${table}`);
   } finally {
     await client.end();
   }

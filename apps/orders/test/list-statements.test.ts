@@ -52,8 +52,9 @@ async function statementsOf(work: () => Promise<unknown>): Promise<number> {
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    // The outbox relay polls on its own schedule; everything else is the list's.
-    if (!/"outbox"|"inbox"/.test(text)) count += 1;
+    // Only statements over the order tables: the outbox relay and health checks
+    // run on their own schedule and would land in the window on a busy machine.
+    if (/"orders"\."order/.test(text)) count += 1;
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {

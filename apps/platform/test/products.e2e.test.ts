@@ -342,6 +342,11 @@ describe('hide_stock (inventory visibility)', () => {
       const seen = (await editor.get(`${PRODUCTS}/${p.id}`)).body;
       expect([seen.stock_quantity, seen.variations[0].stock_quantity]).toEqual([7, 7]);
     }
+    // Signed-in reads share the response cache by class: neither copy reaches the other class.
+    expect((await customer.get(`${PRODUCTS}/${p.id}`)).body.stock_quantity).toBeNull();
+    expect((await customer.get(`${PRODUCTS}?include=${p.id}`)).body[0].stock_quantity).toBeNull();
+    expect((await admin.get(`${PRODUCTS}?include=${p.id}`)).body[0].stock_quantity).toBe(7);
+    expect((await manager.get(`${PRODUCTS}/${p.id}`)).body.stock_quantity).toBe(7);
     const visible = await product({ title: 'Visible stock', manage_stock: true, stock_quantity: 2 });
     expect((await guest.get(`${PRODUCTS}/${visible.id}`)).body.stock_quantity).toBe(2);
   });

@@ -38,6 +38,12 @@ export function toMinor(amount: string | number, decimals = 2): number {
 
 /** Integer minor units -> decimal string. */
 export function fromMinor(minor: number | bigint, decimals = 2): string {
+  // Safe integers (every real amount) format without a BigInt: order lists format hundreds per page.
+  if (typeof minor === 'number' && Number.isSafeInteger(minor) && decimals > 0) {
+    const digits = String(Math.abs(minor)).padStart(decimals + 1, '0');
+    const text = `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+    return minor < 0 ? `-${text}` : text;
+  }
   return formatDecimal(BigInt(minor), decimals);
 }
 

@@ -24,6 +24,9 @@ describe('money', () => {
     expect(() => toMinor(0.1 + 0.2)).toThrow(RangeError); // 0.30000000000000004 is not a money amount
     expect(toMinor(19.99)).toBe(1999);
     expect(fromMinor(1999)).toBe('19.99');
+    expect([fromMinor(0), fromMinor(5), fromMinor(-5), fromMinor(-1999), fromMinor(1999n), fromMinor(12345, 3), fromMinor(7, 0)]).toEqual(
+      ['0.00', '0.05', '-0.05', '-19.99', '19.99', '12.345', '7'],
+    );
     expect(minorToNumber(1990)).toBe(19.9);
   });
 

@@ -86,6 +86,34 @@ export function readProductKey(run: SqlRunner, id: number): Promise<ProductKey[]
   return readProductKeys(run, `where ${P}.id = ?`, [id]);
 }
 
+export interface KeyedProductPage extends ProductPage {
+  keys: ProductKey[];
+}
+
+/**
+ * `select <keys and documents> <tail>`: a read with no ETag to compare needs
+ * the documents anyway, so keys and documents come in one statement (one
+ * round trip instead of two), in the tail's order.
+ */
+export async function readKeyedProducts(run: SqlRunner, tail: string, params: unknown[]): Promise<KeyedProductPage> {
+  const rows = await run<{ id: number; status: string; fingerprint: string; doc: ProductDocument }>(
+    `select ${KEY_COLUMNS}, ${PRODUCT_DOCUMENT} from ${P} ${tail}`,
+    params,
+  );
+  const docs = rows.map((r) => r.doc);
+  return {
+    keys: rows.map((r) => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint })),
+    products: docs.map((d) => productFromRow(d.p)),
+    details: detailsFromDocuments(docs),
+    total: docs.length,
+  };
+}
+
+/** The key and document of one product (none when it does not exist). */
+export function readKeyedProduct(run: SqlRunner, id: number): Promise<KeyedProductPage> {
+  return readKeyedProducts(run, `where ${P}.id = ?`, [id]);
+}
+
 /** The documents of `ids`, in that order. */
 export async function readProductsInOrder(run: SqlRunner, ids: readonly number[]): Promise<ProductPage> {
   const page = await readProductsByIds(run, ids);

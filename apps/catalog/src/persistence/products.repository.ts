@@ -5,7 +5,14 @@ import type { ProductDetails } from './product-read-model';
 import { Product } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';
 import type { ProductKey } from './product-read-model';
-import { readProductKeys, readProductsByIds, viaEntityManager, type SqlRunner } from './product-read';
+import {
+  readKeyedProducts,
+  readProductKeys,
+  readProductsByIds,
+  viaEntityManager,
+  type KeyedProductPage,
+  type SqlRunner,
+} from './product-read';
 import { T } from './sql';
 
 export interface ProductListQuery extends PostListQuery {
@@ -23,9 +30,14 @@ function termFilter(ids: number[], present: boolean): SqlFragment[] {
 
 /**
  * The keys of one page of products and the total matching count: two light
- * statements, run side by side. The documents follow only when needed.
+ * statements, run side by side. The documents follow only when needed, or
+ * come with the keys (`withDocuments`: a read with no ETag to compare).
  */
-export async function listProductKeys(run: SqlRunner, q: ProductListQuery): Promise<{ keys: ProductKey[]; total: number }> {
+export async function listProductKeys(
+  run: SqlRunner,
+  q: ProductListQuery,
+  withDocuments = false,
+): Promise<{ keys: ProductKey[]; total: number; page?: KeyedProductPage }> {
   const where = postWhere(q, [
     ...termFilter(q.categories, true),
     ...termFilter(q.categoriesExclude, false),
@@ -33,16 +45,14 @@ export async function listProductKeys(run: SqlRunner, q: ProductListQuery): Prom
     ...termFilter(q.tagsExclude, false),
   ]);
   const order = postOrder(q);
-  const [keys, [{ count }]] = await Promise.all([
-    readProductKeys(run, `${where.sql} ${order.sql} limit ? offset ?`, [
-      ...where.params,
-      ...order.params,
-      q.perPage,
-      (q.page - 1) * q.perPage,
-    ]),
+  const tail = `${where.sql} ${order.sql} limit ? offset ?`;
+  const params = [...where.params, ...order.params, q.perPage, (q.page - 1) * q.perPage];
+  const [page, [{ count }]] = await Promise.all([
+    withDocuments ? readKeyedProducts(run, tail, params) : readProductKeys(run, tail, params),
     run<{ count: string }>(`select count(*) as count from ${T.products} ${where.sql}`, where.params),
   ]);
-  return { keys, total: Number(count) };
+  const total = Number(count);
+  return Array.isArray(page) ? { keys: page, total } : { keys: page.keys, total, page };
 }
 
 export function findProduct(em: EntityManager, id: number): Promise<Product | null> {

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { fromProtoFields, toProtoFields } from '@storefront/grpc-client';
+import { protoFieldName, toProtoFields } from '@storefront/grpc-client';
 import type { customers } from '@storefront/proto';
 import { Address, AddressFields } from '../http/schemas';
 
@@ -9,8 +9,18 @@ export type RestAddress = Static<typeof Address>;
 const FIELDS = Object.keys(AddressFields) as Array<keyof RestAddress>;
 const EMPTY = Object.fromEntries(FIELDS.map((name) => [name, ''])) as RestAddress;
 
+// REST name -> proto name, once (order lists show two addresses per order).
+const PAIRS = FIELDS.map((name) => [name, protoFieldName(name)] as const);
+
 export function restAddress(a: customers.Address | undefined): RestAddress {
-  return { ...EMPTY, ...(a ? fromProtoFields(FIELDS, a) : {}) };
+  if (!a) return { ...EMPTY };
+  const source = a as unknown as Record<string, string | undefined>;
+  const out = { ...EMPTY };
+  for (const [name, proto] of PAIRS) {
+    const value = source[proto];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 /** REST address fields (all optional) -> proto patch. */

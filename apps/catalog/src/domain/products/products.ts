@@ -19,7 +19,13 @@ import type { ProductInput } from './product-input';
 import { productView, type ProductView } from './product-view';
 import { createProduct, currencyFor, updateProduct } from './product-writer';
 import { invalidProductId, requireProduct } from '../stock/stock-targets';
-import { readProductKey, readProductsByIds, readProductsInOrder, viaReader } from '../../persistence/product-read';
+import {
+  readKeyedProduct,
+  readProductKey,
+  readProductsByIds,
+  readProductsInOrder,
+  viaReader,
+} from '../../persistence/product-read';
 import { productsEtag, type ProductRead } from './product-etag';
 import { isId } from '../shared/ids';
 
@@ -45,18 +51,20 @@ export class ProductCatalog {
     const query = parsePostCollection(input.query);
     assertCanList(PRODUCT_RULES, actor, query.statuses, query.context);
     const run = viaReader(this.deps.db.reader);
-    const { keys, total } = await listProductKeys(run, {
+    const listQuery = {
       ...query,
       categories: parseIdList('shop_product_category', input.shopProductCategory),
       categoriesExclude: parseIdList('shop_product_category_exclude', input.shopProductCategoryExclude),
       tags: parseIdList('shop_product_tag', input.shopProductTag),
       tagsExclude: parseIdList('shop_product_tag_exclude', input.shopProductTagExclude),
-    });
+    };
+    // No ETag to compare: the documents come with the keys, in one round trip.
+    const { keys, total, page } = await listProductKeys(run, listQuery, !ifNoneMatch);
     assertPageExists(query, total);
     const etag = productsEtag(keys, total, actor);
     const pages = totalPages(total, query.perPage);
     if (ifNoneMatch === etag) return { notModified: true, etag, value: [], total, totalPages: pages };
-    const { products, details } = await readProductsInOrder(run, keys.map((k) => k.id));
+    const { products, details } = page ?? (await readProductsInOrder(run, keys.map((k) => k.id)));
     const views = products.map((product) => productView(product, details, actor));
     return { notModified: false, etag, value: views, total, totalPages: pages };
   }
@@ -64,12 +72,15 @@ export class ProductCatalog {
   /** A conditional read of one product: its key, then its document unless `ifNoneMatch` still holds. */
   async get(actor: Actor, id: number, context: string, ifNoneMatch = ''): Promise<ProductRead<ProductView | undefined>> {
     const run = viaReader(this.deps.db.reader);
-    const [key] = isId(id) ? await readProductKey(run, id) : [];
+    if (!isId(id)) throw invalidProductId();
+    // No ETag to compare: key and document in one round trip; else the key first.
+    const page = ifNoneMatch ? undefined : await readKeyedProduct(run, id);
+    const [key] = page ? page.keys : await readProductKey(run, id);
     if (!key) throw invalidProductId();
     assertCanRead(PRODUCT_RULES, actor, key.status, parseContext(context));
     const etag = productsEtag([key], 1, actor);
     if (ifNoneMatch === etag) return { notModified: true, etag, value: undefined, total: 1, totalPages: 1 };
-    const { products, details } = await readProductsByIds(run, [id]);
+    const { products, details } = page ?? (await readProductsByIds(run, [id]));
     if (!products[0]) throw invalidProductId(); // deleted in between
     return { notModified: false, etag, value: productView(products[0], details, actor), total: 1, totalPages: 1 };
   }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TObject } from 'typebox';
 import type { DomainError } from '@storefront/errors';
 import type { GatewayContext, TypedApp } from '../../context';
+import { can } from '../../auth/access';
 import { baseUrl } from '../../http/links';
 import { paginationHeaders, setPaginationHeaders } from '../../http/pagination';
 import { sendConditional, type ConditionalRead } from '../../http/response-cache';
@@ -37,7 +38,7 @@ export interface ContentType<Item extends { id: number }, ListQuery, CreateBody,
   present(item: Item, view: Presentation): object;
   /**
    * Conditional reads (products): the service answers "not modified" for a
-   * still-current ETag, so guests' reads are served from the response cache.
+   * still-current ETag, so reads are served from the response cache.
    */
   conditional?: {
     list(query: ListQuery, request: FastifyRequest, ifNoneMatch: string): Promise<ConditionalRead<{ items: Item[]; total: number }>>;
@@ -50,6 +51,9 @@ interface PageParams {
   per_page: number;
   context: string;
 }
+
+/** The capability that shows hidden stock quantities (the catalog's one per-caller difference). */
+const STOCK_VISIBLE = 'edit_shop_products';
 
 const ItemQuery = Type.Object({ context: Context });
 const DeleteQuery = Type.Object({ force: Force('Delete permanently instead of moving to the trash (terms: required).') });
@@ -82,8 +86,10 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
   const present = (item: Item, request: FastifyRequest, context: string, siteUrl: string) =>
     type.present(item, { request, context, siteUrl });
 
-  // Guests' reads (the storefront's traffic) go through the validated response cache.
-  const conditional = (request: FastifyRequest) => (request.caller.userId === 0 ? type.conditional : undefined);
+  // Reads of types with conditional reads go through the validated response
+  // cache, signed-in callers' too: the service checks permission, then the
+  // ETag, on every request, so a stored body is only served while it is
+  // exactly what this caller would get.
   const serveCached = async <T>(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -91,7 +97,9 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     render: (value: T, siteUrl: string) => { body: unknown; headers?: Record<string, string> },
   ) => {
     const siteUrl = await siteUrlOf(site, request);
-    const key = `${baseUrl(request)}${request.url}|${siteUrl}`;
+    // The one caller-dependent part of a document is stock visibility (the ETag
+    // says so too): one stored copy per class, not per user.
+    const key = `${baseUrl(request)}${request.url}|${siteUrl}|${can(request.caller, STOCK_VISIBLE) ? 'editor' : 'reader'}`;
     return sendConditional(request, reply, responses, key, fetch, (value) => render(value, siteUrl));
   };
 
@@ -100,7 +108,7 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     { config, schema: { ...doc(`list${plural}`, `List ${label} items`, { 200: Type.Array(Item) }), querystring: type.listQuery } },
     async (request, reply) => {
     const query = request.query as ListQuery;
-    const cond = conditional(request);
+    const cond = type.conditional;
     if (cond) {
       return serveCached(
         request,
@@ -139,7 +147,7 @@ export function registerContentType<Item extends { id: number }, ListQuery exten
     { config, schema: { ...doc(`get${noun}`, `Get a ${label}`, { 200: Item }), params: IdParams, querystring: ItemQuery } },
     async (request, reply) => {
     const { context } = request.query;
-    const cond = conditional(request);
+    const cond = type.conditional;
     if (cond) {
       return serveCached(
         request,
