@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from '../domain/checkout/checkout-record';
+import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
 
 const T = { checkouts: '"cart"."checkouts"', steps: '"cart"."checkout_steps"' };
 
