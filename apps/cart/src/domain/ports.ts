@@ -144,7 +144,23 @@ export interface PaymentOutcome {
   gatewayTitle: string;
 }
 
+/**
+ * The payments call ran out of time: the charge may have happened (or may
+ * still happen), unlike "unreachable" (503 shop_service_unavailable), where
+ * nothing was sent. The saga keeps the order pending and settles it later.
+ */
+export const PAYMENT_OUTCOME_UNKNOWN = 'shop_payment_outcome_unknown';
+
+/** An attempt payments recorded for an order (newest first); `processing` while the gateway runs. */
+export interface RecordedAttempt {
+  outcome: string;
+  transactionId: string;
+  declineReason: string;
+}
+
 export interface PaymentsPort {
+  /** The attempts payments holds for an order (to settle a payment whose answer was lost). */
+  attemptsOf(orderId: number, orderKey: string, actor: Actor): Promise<RecordedAttempt[]>;
   availableGateways(input: { amount: string; currency: string; hasSubscription: boolean; customerId: number }, actor: Actor): Promise<GatewayInfo[]>;
   processPayment(
     input: {
