@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000 --place-carts=1500]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
@@ -43,21 +43,28 @@ async function main(): Promise<void> {
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
-    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds);
+    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', '1500')) : 0);
     const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
     const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {
       fulfillmentAddress,
       request: quoteRequest,
-    });
+    }, events.env);
     const references: LoadTarget[] = [
       { name: 'ref: bare Fastify, same bytes as /me', url: `${refs.url}/ref/bare` },
       { name: 'ref: Fastify -> gRPC -> service -> PG PK', url: `${refs.url}/ref/grpc-pg/${scenarios.adminId}` },
+      {
+        name: 'ref: Fastify -> gRPC -> PG insert + JetStream ack',
+        method: 'POST',
+        url: `${refs.url}/ref/write`,
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"bench"}',
+      },
     ];
     scenarios.targets.push({ name: 'quote: rates + taxes, 10-line cart (gRPC)', url: `${refs.url}/bench/quote` });
     const results: LoadResult[] = [];
     for (const target of [...references, ...scenarios.targets]) {
       if (!references.includes(target) && !only.test(target.name)) continue;
-      await runLoad(target, Math.min(2, seconds), connections); // warm-up
+      await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
       const result = await runLoad(target, seconds, connections);
       results.push(result);
       process.stderr.write(`  measured ${target.name}\n`);
@@ -72,16 +79,17 @@ async function main(): Promise<void> {
 }
 
 function print(results: LoadResult[]): void {
-  const [bare, grpcPg] = results;
+  const [bare, grpcPg, write] = results;
   const pad = (s: string, n: number) => s.padEnd(n);
   const width = Math.max(46, ...results.map((r) => r.name.length + 2));
   const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
   console.log(`\nStorefront benchmark: ${seconds}s per route, ${connections} connections, Node ${process.version}\n`);
-  console.log(`${pad("route", width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'vs gRPC+PG'.padStart(11)}  errors`);
+  console.log(`${pad("route", width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'vs gRPC+PG'.padStart(11)}${'vs write'.padStart(10)}  errors`);
   for (const r of results) {
     const vsBare = `${((r.rps / bare.rps) * 100).toFixed(1)}%`.padStart(9);
     const vsRef = `${((r.rps / grpcPg.rps) * 100).toFixed(1)}%`.padStart(11);
-    console.log(`${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${vsBare}${vsRef}  ${r.errors + r.non2xx}`);
+    const vsWrite = `${((r.rps / write.rps) * 100).toFixed(1)}%`.padStart(10);
+    console.log(`${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${vsBare}${vsRef}${vsWrite}  ${r.errors + r.non2xx}`);
   }
 }
 

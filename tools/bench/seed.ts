@@ -9,7 +9,12 @@ const address = (platform: Platform, name: string) => platform.services.find((s)
 export async function adminCaller(platform: Platform, password: string): Promise<CallerContext> {
   const channel = openChannel('customers', address(platform, 'customers'));
   const auth = bindClient(channel, customers.AuthServiceService);
-  const { principal } = await auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
+  // A busy machine (other databases being created) can make the first connections time out: try again.
+  const login = () => auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
+  let attempt = 0;
+  const retried = (): ReturnType<typeof login> =>
+    login().catch((err) => (++attempt < 6 ? new Promise((r) => setTimeout(r, 2000)).then(retried) : Promise.reject(err)));
+  const { principal } = await retried();
   channel.close();
   return { ...anonymousCaller('bench'), userId: principal!.userId, login: principal!.login, roles: principal!.roles, capabilities: principal!.capabilities };
 }
