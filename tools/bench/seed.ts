@@ -7,7 +7,7 @@ const address = (platform: Platform, name: string) => platform.services.find((s)
 
 /** The administrator as a gRPC caller (its capabilities come from a real login). */
 export async function adminCaller(platform: Platform, password: string): Promise<CallerContext> {
-  const channel = openChannel('customers', address(platform, 'customers'));
+  const channel = openChannel('customers', address(platform, 'customers'), 60_000);
   const auth = bindClient(channel, customers.AuthServiceService);
   // A busy machine (other databases being created) can make the first connections time out: try again.
   const login = () => auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
