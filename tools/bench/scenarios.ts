@@ -17,7 +17,9 @@ async function call(url: string, init: RequestInit = {}) {
 export async function prepareScenarios(base: string, adminPassword: string, productIds: number[], placeCarts = 1500): Promise<Scenarios> {
   const json = { 'content-type': 'application/json' };
   const loginBody = JSON.stringify({ username: 'admin', password: adminPassword });
-  const login = await call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  // On a busy machine the first scrypt logins can outlast the gateway's deadline: try again.
+  const signIn = () => call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  const login = await signIn().catch(signIn).catch(signIn).catch(signIn);
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
   const session = { cookie, 'x-platform-nonce': login.headers.get('x-platform-nonce')! };
   const created = await call(`${base}/platform/v1/users/me/application-passwords`, {
