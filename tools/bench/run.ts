@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000 --place-carts=1500 --scrypt-cost=N]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000 --place-carts=1500 --scrypt-cost=N --db-pool=10]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
-      DB_POOL_SIZE: '10',
+      DB_POOL_SIZE: arg('db-pool', '10'),
       SHOP_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOGIN_RATE_LIMIT_ENABLED: 'false',
       // A busy machine may lower it (`--scrypt-cost=1024`) so the logins the setup needs finish in time; the login figure is then not comparable.
