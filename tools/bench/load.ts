@@ -10,6 +10,11 @@ export interface LoadTarget {
   connections?: number;
   /** Paths (with query) to rotate through, one per request, instead of the URL's own (many records, not one hot one). */
   paths?: string[];
+  /**
+   * Header sets used once each (one per request); the run ends when its share
+   * is spent: the warm-up takes a tenth, the measured run the rest.
+   */
+  pool?: Record<string, string>[];
 }
 
 export interface LoadResult {
@@ -30,8 +35,8 @@ export interface LoadResult {
  * process (so the load generator does not share the server's event loop) and
  * returns req/s and latency percentiles.
  */
-export function runLoad(target: LoadTarget, seconds: number, defaultConnections: number): Promise<LoadResult> {
-  const options = {
+export function runLoad(target: LoadTarget, seconds: number, defaultConnections: number, warmup = false): Promise<LoadResult> {
+  const options: Record<string, unknown> = {
     url: target.url,
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
@@ -40,9 +45,15 @@ export function runLoad(target: LoadTarget, seconds: number, defaultConnections:
     connections: target.connections ?? defaultConnections,
     paths: target.paths,
   };
-  const args = [path.join(import.meta.dirname, 'autocannon-child.cjs'), JSON.stringify(options)];
+  if (target.pool) {
+    const pool = target.pool.splice(0, warmup ? Math.ceil(target.pool.length / 10) : target.pool.length);
+    if (!pool.length) throw new Error(`${target.name}: the request pool is spent`);
+    options.pool = pool;
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Options go through stdin: a request pool can outgrow one argv string.
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'autocannon-child.cjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.end(JSON.stringify(options));
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);

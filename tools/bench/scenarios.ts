@@ -19,10 +19,12 @@ async function call(url: string, init: RequestInit = {}, attempts = 5) {
 }
 
 /** Logs in, creates the credentials and data the measured routes need, and lists the routes. */
-export async function prepareScenarios(base: string, adminPassword: string, productIds: number[]): Promise<Scenarios> {
+export async function prepareScenarios(base: string, adminPassword: string, productIds: number[], placeCarts = 1500): Promise<Scenarios> {
   const json = { 'content-type': 'application/json' };
   const loginBody = JSON.stringify({ username: 'admin', password: adminPassword });
-  const login = await call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  // On a busy machine the first scrypt logins can outlast the gateway's deadline: try again.
+  const signIn = () => call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  const login = await signIn().catch(signIn).catch(signIn).catch(signIn);
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
   const session = { cookie, 'x-platform-nonce': login.headers.get('x-platform-nonce')! };
   const created = await call(`${base}/platform/v1/users/me/application-passwords`, {
@@ -33,7 +35,7 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
   const basic = { authorization: `Basic ${Buffer.from(`admin:${created.password}`).toString('base64')}` };
   const meBody = await call(`${base}/shop/v1/me`, { headers: session }).then((r) => r.text());
 
-  const cart = await prepareCart(base, productIds);
+  const cart = await prepareCart(base, productIds, placeCarts);
   const productPages = Array.from({ length: 10 }, (_, i) => `/shop/v1/shop_product?per_page=20&page=${i + 1}`);
   const allProductPaths = productIds.map((id) => `/shop/v1/shop_product/${id}`);
   const productPaths = allProductPaths.slice(0, 200);
@@ -59,13 +61,14 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
       { name: 'GET /shop/v1/cart (guest, 3 lines)', url: `${base}/shop/v1/cart`, headers: cart.session },
       // A new visitor per request: a guest cart row, one catalog lookup and one quote.
       { name: 'POST /shop/v1/cart/items (new guest cart)', method: 'POST', url: `${base}/shop/v1/cart/items`, headers: json, body: cart.addBody },
-      // Same cart and body: after the first order every request replays it (the double-submit path).
+      // A real placement per request: each takes its own prepared 1-line guest cart (never an idempotent replay).
       {
-        name: 'POST /shop/v1/checkout/place (cod, 1 line; replayed)',
+        name: 'POST /shop/v1/checkout/place (cod, 1 line)',
         method: 'POST',
         url: `${base}/shop/v1/checkout/place`,
-        headers: { ...json, ...cart.placeSession },
+        headers: json,
         body: cart.placeBody,
+        pool: cart.placeSessions,
       },
       {
         name: 'POST /shop/v1/auth/login (scrypt)',
@@ -79,25 +82,35 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
   };
 }
 
-/** A guest cart of 3 lines (for GET /cart) and a 1-line cart placed once (for place). */
-async function prepareCart(base: string, productIds: number[]) {
+/** A guest cart of 3 lines (for GET /cart) and `placeCarts` 1-line carts, one per measured placement. */
+async function prepareCart(base: string, productIds: number[], placeCarts: number) {
   const json = { 'content-type': 'application/json' };
   const priceIds: number[] = [];
-  for (const id of productIds.slice(0, 3)) {
+  // Placements spread over 20 products (100 units each), so stock lasts and rows are not all one hot spot.
+  for (const id of productIds.slice(0, 20)) {
     const product = (await call(`${base}/shop/v1/shop_product/${id}`).then((r) => r.json())) as { prices: { id: number }[] };
     priceIds.push(product.prices[0].id);
   }
   const add = async (priceId: number, token?: string) => {
-    const res = await call(`${base}/shop/v1/cart/items`, {
-      method: 'POST',
-      headers: { ...json, ...(token ? { 'x-shop-session': token } : {}) },
-      body: JSON.stringify({ price_id: priceId, quantity: 1 }),
-    });
+    const once = () =>
+      call(`${base}/shop/v1/cart/items`, {
+        method: 'POST',
+        headers: { ...json, ...(token ? { 'x-shop-session': token } : {}) },
+        body: JSON.stringify({ price_id: priceId, quantity: 1 }),
+      });
+    // A busy machine can make a setup call miss its deadline: try again.
+    const res = await once().catch(once).catch(once);
     return res.headers.get('x-shop-session')!;
   };
   const token = await add(priceIds[0]);
-  for (const priceId of priceIds.slice(1)) await add(priceId, token);
-  const placeToken = await add(priceIds[0]);
+  for (const priceId of priceIds.slice(1, 3)) await add(priceId, token);
+  const placeSessions: Record<string, string>[] = new Array(placeCarts);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = next++; i < placeCarts; i = next++) placeSessions[i] = { 'x-shop-session': await add(priceIds[i % priceIds.length]) };
+    }),
+  );
   const placeBody = JSON.stringify({
     payment_method: 'cod',
     fields: {
@@ -105,10 +118,9 @@ async function prepareCart(base: string, productIds: number[]) {
       billing_postcode: '62701', billing_country: 'US', billing_state: 'IL', billing_email: 'bench@example.com', terms: true,
     },
   });
-  await call(`${base}/shop/v1/checkout/place`, { method: 'POST', headers: { ...json, 'x-shop-session': placeToken }, body: placeBody });
   return {
     session: { 'x-shop-session': token },
-    placeSession: { 'x-shop-session': placeToken },
+    placeSessions,
     addBody: JSON.stringify({ price_id: priceIds[0], quantity: 1 }),
     placeBody,
   };

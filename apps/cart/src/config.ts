@@ -24,5 +24,11 @@ export const CartConfigSchema = Type.Object({
   CHECKOUT_RECOVERY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
   /** Store settings (currency, pages) are cached this long; the update event evicts them sooner. */
   SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  /**
+   * Priced snapshots of cart reads are reused this long at most while the cart
+   * is unchanged; change events of catalog, fulfillment and the store settings
+   * drop them sooner. 0 turns the cache off. Place always reprices.
+   */
+  CART_SNAPSHOT_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
 });
 export type CartConfig = Static<typeof CartConfigSchema>;

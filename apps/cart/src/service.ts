@@ -1,9 +1,10 @@
-import { CustomerEvents, OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events';
 import { cart } from '@storefront/proto';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';
 import { createCartDomain } from './domain';
 import { orderPaidConsumer } from './events/order-paid';
+import { onPricingDataChanged } from './events/pricing-data-changed';
 import { cartHandlers } from './grpc/cart.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
 import { catalogPort } from './grpc/ports/catalog-port';
@@ -51,8 +52,10 @@ export const cartService = defineService({
 
     ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger));
 
-    const event = CustomerEvents.siteSettingsUpdated;
-    const unsubscribe = ctx.transport.subscribe(ctx.transport.subjectFor(event.subject), () => settings.invalidate());
+    const unsubscribe = onPricingDataChanged(ctx.transport, (what) => {
+      if (what === 'settings') settings.invalidate();
+      domain.pricer.snapshots.invalidate();
+    });
     const sweep = guestCartSweep(domain, config.CART_SWEEP_SECONDS, logger);
     const recovery = checkoutRecovery(domain, config.CHECKOUT_RECOVERY_SECONDS, logger);
     ctx.onReady(async () => {

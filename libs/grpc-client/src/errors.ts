@@ -39,6 +39,17 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
   return { code: grpcStatusForHttp(domain.status), details: domain.message, metadata };
 }
 
+const timedOut = new WeakSet<DomainError>();
+
+/**
+ * True for the 503 of a call that hit its deadline: unlike "unreachable", the
+ * service may have run it (and may still be running it), so a caller whose
+ * call has effects (a charge) must not assume nothing happened.
+ */
+export function deadlineExceeded(err: unknown): boolean {
+  return err instanceof DomainError && timedOut.has(err);
+}
+
 /** Client side: rebuild the DomainError, or explain a transport failure as 503. */
 export function fromServiceError(err: ServiceError, serviceName: string): DomainError {
   const get = (key: string) => {
@@ -55,9 +66,11 @@ export function fromServiceError(err: ServiceError, serviceName: string): Domain
     err.code === GrpcStatus.DEADLINE_EXCEEDED ||
     err.code === GrpcStatus.CANCELLED
   ) {
-    return new DomainError('shop_service_unavailable', 503, `The ${serviceName} service is unavailable.`, {
+    const error = new DomainError('shop_service_unavailable', 503, `The ${serviceName} service is unavailable.`, {
       service: serviceName,
     });
+    if (err.code === GrpcStatus.DEADLINE_EXCEEDED) timedOut.add(error);
+    return error;
   }
   return new DomainError('shop_internal_error', 500, 'Internal server error.');
 }

@@ -1,5 +1,5 @@
 export { type CallerContext, anonymousCaller, callerToMetadata, callerFromMetadata } from './caller-context';
-export { toServiceError, fromServiceError, grpcStatusForHttp } from './errors';
+export { toServiceError, fromServiceError, grpcStatusForHttp, deadlineExceeded } from './errors';
 export { openChannel, bindClient, type Channel, type PromiseClient, type CallOptions } from './client';
 export { bindServices, type PackageClients, type ClientName } from './bind-services';
 export { protoFieldName, toProtoFields, fromProtoFields, type ProtoFieldName } from './field-names';

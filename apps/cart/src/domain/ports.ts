@@ -1,4 +1,8 @@
 import type { Actor } from './actor';
+import type { Address, NewOrder } from '../persistence/checkout-record';
+
+// The order record the saga stores is persistence's type; the orders port takes the same shape.
+export type { Address, NewOrder };
 
 /** What the cart needs of other services; grpc/ implements these over gRPC. */
 
@@ -140,7 +144,23 @@ export interface PaymentOutcome {
   gatewayTitle: string;
 }
 
+/**
+ * The payments call ran out of time: the charge may have happened (or may
+ * still happen), unlike "unreachable" (503 shop_service_unavailable), where
+ * nothing was sent. The saga keeps the order pending and settles it later.
+ */
+export const PAYMENT_OUTCOME_UNKNOWN = 'shop_payment_outcome_unknown';
+
+/** An attempt payments recorded for an order (newest first); `processing` while the gateway runs. */
+export interface RecordedAttempt {
+  outcome: string;
+  transactionId: string;
+  declineReason: string;
+}
+
 export interface PaymentsPort {
+  /** The attempts payments holds for an order (to settle a payment whose answer was lost). */
+  attemptsOf(orderId: number, orderKey: string, actor: Actor): Promise<RecordedAttempt[]>;
   availableGateways(input: { amount: string; currency: string; hasSubscription: boolean; customerId: number }, actor: Actor): Promise<GatewayInfo[]>;
   processPayment(
     input: {
@@ -162,58 +182,6 @@ export interface PaymentsPort {
     input: { gatewayId: string; orderId: number; amount: string; currency: string; customerId: number; returnUrl: string },
     actor: Actor,
   ): Promise<{ clientSecret: string; intentId: string; redirectUrl: string; requiresAction: boolean }>;
-}
-
-export interface Address {
-  first_name: string;
-  last_name: string;
-  company: string;
-  address_1: string;
-  address_2: string;
-  city: string;
-  state: string;
-  postcode: string;
-  country: string;
-  email: string;
-  phone: string;
-}
-
-export interface NewOrder {
-  checkoutKey: string;
-  draftOrderId: number;
-  status: 'pending_payment' | 'checkout_draft';
-  customerId: number;
-  currency: string;
-  billing: Address;
-  shipping: Address;
-  customerNote: string;
-  paymentMethod: string;
-  paymentMethodTitle: string;
-  reservationId: string;
-  couponCodes: string[];
-  lineItems: {
-    productId: number;
-    priceId: number;
-    variationId: number;
-    name: string;
-    quantity: number;
-    price: string;
-    subtotal: string;
-    discount: string;
-    tax: string;
-    total: string;
-    downloadable: boolean;
-    shippingRequired: boolean;
-    sku: string;
-  }[];
-  shippingLines: { methodId: string; instanceId: number; rateId: string; label: string; total: string; totalTax: string }[];
-  couponLines: { code: string; discount: string }[];
-  taxLines: { rateId: number; label: string; compound: boolean; rate: string; taxTotal: string; shippingTaxTotal: string }[];
-  subtotal: string;
-  discountTotal: string;
-  shippingTotal: string;
-  totalTax: string;
-  total: string;
 }
 
 export interface OrderView {

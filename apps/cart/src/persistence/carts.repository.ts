@@ -70,10 +70,9 @@ export async function findCartByCustomerForUpdate(em: EntityManager, customerId:
   return rows[0] ? findCartById(em, rows[0].id) : null;
 }
 
-/** Locks the cart row for the rest of the transaction; null when it is gone. */
+/** Locks the cart row for the rest of the transaction and reads it with its lines (one statement); null when it is gone. */
 export async function lockCart(em: EntityManager, id: string): Promise<CartRecord | null> {
-  const rows = await em.execute<{ id: string }[]>(`select id from ${T.carts} where id = ? for update`, [id]);
-  return rows[0] ? findCartById(em, id) : null;
+  return toRecord((await em.execute<CartRow[]>(`${SELECT_CART} where c.id = ? for update of c`, [id]))[0]);
 }
 
 /** Inserts a cart unless one exists for the token hash / customer; returns whether it inserted. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from '../domain/checkout/checkout-record';
+import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
 
 const T = { checkouts: '"cart"."checkouts"', steps: '"cart"."checkout_steps"' };
 
@@ -74,11 +74,12 @@ export async function recordStep(
   id: string,
   step: string,
   now: Date,
-  changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string } = {},
+  changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string; releaseLease?: boolean } = {},
 ): Promise<void> {
   await em.execute(
     `update ${T.checkouts} set step = ?, updated_at = ?,
        order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
+       ${changes.releaseLease ? ', locked_until = null' : ''}
      where id = ?`,
     [step, now, changes.orderId ?? null, changes.orderKey ?? null, changes.plan ? JSON.stringify(changes.plan) : null, id],
   );
@@ -98,6 +99,15 @@ export async function finishCheckout(em: EntityManager, id: string, status: Chec
 /** Moves an expired idempotency key aside so the same key may start a new checkout. */
 export async function retireCheckoutKey(em: EntityManager, id: string): Promise<void> {
   await em.execute(`update ${T.checkouts} set checkout_key = left(checkout_key, 27) || ':' || id where id = ?`, [id]);
+}
+
+/** Leases one open saga nobody holds (a retry settling it); false when someone does or it finished. */
+export async function leaseCheckout(em: EntityManager, id: string, now: Date, leaseUntil: Date): Promise<boolean> {
+  const rows = await em.execute(
+    `update ${T.checkouts} set locked_until = ? where id = ? and status = 'open' and (locked_until is null or locked_until < ?) returning id`,
+    [leaseUntil, id, now],
+  );
+  return rows.length > 0;
 }
 
 /** Open sagas nobody holds (their request died), leased to this recovery run. */

@@ -1,10 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { FulfillmentEvents } from '@storefront/domain-events';
+import { recordEvent } from '@storefront/events';
 
 // One row, "quote": the revision of everything a quote reads (zones, methods, tax rates).
 
 /** Call inside the transaction of every change to zones, methods or tax rates. */
 export async function bumpQuoteRevision(em: EntityManager): Promise<void> {
-  await em.execute(`update "fulfillment"."configuration_revisions" set "revision" = "revision" + 1 where "name" = 'quote'`);
+  const rows = await em.execute<{ revision: number }[]>(
+    `update "fulfillment"."configuration_revisions" set "revision" = "revision" + 1 where "name" = 'quote' returning "revision"`,
+  );
+  // Tells quote consumers (the cart's priced snapshots) that their copies are stale; same transaction, via the outbox.
+  recordEvent(em, FulfillmentEvents.quoteRulesChanged, { revision: Number(rows[0]?.revision ?? 0) });
 }
 
 export async function readQuoteRevision(em: EntityManager): Promise<number> {

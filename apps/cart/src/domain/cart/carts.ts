@@ -2,6 +2,9 @@ import { invalidParams, notFound, unprocessable } from '@storefront/errors';
 import {
   deleteLine,
   deleteLines,
+  findCartById,
+  findCartByTokenForUpdate,
+  insertCart,
   lockCart,
   touchCart,
   upsertLine,
@@ -10,7 +13,7 @@ import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
 import { CartPricer, refKey, type Lookups } from '../pricing/cart-pricer';
 import type { PricedLine, Snapshot } from '../pricing/snapshot';
-import { CartSessions, type SessionOutcome } from '../sessions/cart-sessions';
+import { CartSessions, type NewCart, type SessionOutcome } from '../sessions/cart-sessions';
 import type { CartRecord } from '../../persistence/cart-record';
 import { itemKeyOf, ITEM_KEY } from './item-key';
 import { assertStock, MAX_QUANTITY, requirePurchasable } from './stock-rules';
@@ -38,7 +41,7 @@ export class Carts {
 
   async get(actor: Actor, token: string): Promise<CartResult> {
     const { cart, session } = await this.sessions.resolve(actor, token, false);
-    return { snapshot: await this.pricer.price(cart, actor), session };
+    return { snapshot: await this.pricer.displayed(cart, actor), session };
   }
 
   async add(actor: Actor, token: string, input: AddItemInput): Promise<CartResult & { item: PricedLine }> {
@@ -46,7 +49,7 @@ export class Carts {
     if (!(input.quantity >= 1 && input.quantity <= MAX_QUANTITY)) {
       throw invalidParams({ quantity: `quantity must be between 1 and ${MAX_QUANTITY}.` });
     }
-    const { cart, session } = await this.sessions.resolve(actor, token, true);
+    const { cart, session, insert } = await this.sessions.resolveForChange(actor, token);
     const ref = { priceId: input.priceId, productId: input.productId, variationId: input.variationId };
     const existing = input.replaceCart ? [] : cart.lines;
     let lookups = await this.pricer.lookup([ref, ...existing]);
@@ -61,12 +64,14 @@ export class Carts {
     const quantity = already + input.quantity;
     if (quantity > MAX_QUANTITY) throw invalidParams({ quantity: `A line holds at most ${MAX_QUANTITY} units.` });
     assertStock(p, quantity);
-    const saved = await this.write(cart.id, async (em) => {
-      if (input.replaceCart) await deleteLines(em, cart.id);
-      await upsertLine(em, cart.id, { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity }, true);
+    const generation = this.pricer.snapshots.begin();
+    const saved = await this.write(cart.id, async (em, locked) => {
+      if (input.replaceCart) await deleteLines(em, locked.id);
+      await upsertLine(em, locked.id, { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity }, true);
       return { bump: true };
-    });
-    const snapshot = await this.pricer.price(saved, actor, { lookups });
+    }, insert);
+    const snapshot = await this.pricer.price(saved, actor, { lookups, memoQuote: true });
+    this.pricer.remember(saved, actor, snapshot, generation);
     const item = snapshot.lines.find((l) => l.itemKey === key)!;
     return { snapshot, session, item };
   }
@@ -123,17 +128,26 @@ export class Carts {
     return line;
   }
 
-  /** One short transaction on the locked cart row (never a remote call inside). */
+  /**
+   * One short transaction on the locked cart row (never a remote call inside);
+   * `insert` (a guest's first change) creates the row in the same transaction.
+   */
   async write(
     cartId: string,
     change: (em: import('@mikro-orm/postgresql').EntityManager, cart: CartRecord) => Promise<{ bump?: boolean; coupons?: string[]; fields?: Record<string, string> }>,
+    insert?: NewCart,
   ): Promise<CartRecord> {
     return this.deps.db.em().transactional(async (em) => {
-      const locked = await lockCart(em, cartId);
+      let id = cartId;
+      if (insert && !(await insertCart(em, insert, this.deps.now()))) {
+        // A twin request carrying the same new token inserted it first.
+        id = (insert.tokenHash && (await findCartByTokenForUpdate(em, insert.tokenHash))?.id) || cartId;
+      }
+      const locked = await lockCart(em, id);
       if (!locked) throw notFound('shop_cart_not_found', 'The cart is gone; reload it.');
       const touched = await change(em, locked);
-      await touchCart(em, cartId, this.deps.now(), touched);
-      return (await lockCart(em, cartId))!;
+      await touchCart(em, id, this.deps.now(), touched);
+      return (await findCartById(em, id))!;
     });
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DomainError, invalidParams, unprocessable } from '@storefront/errors';
-import { findCheckoutByKey, insertCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
+import { findCheckoutByKey, insertCheckout, leaseCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
 import type { Actor } from '../actor';
 import { assertStock } from '../cart/stock-rules';
 import type { CartDeps } from '../deps';
@@ -70,7 +70,7 @@ export class PlaceOrder {
       ? sha(`place|key|${owner}|${actor.idempotencyKey}`)
       : sha(`place|auto|${cart.id}|${cart.revision}|${input.requestHash}`);
     const previous = await this.previous(key, input.requestHash);
-    if (previous) return { result: await this.replay(previous), replayed: true, session };
+    if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
 
     if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
     const fields = { ...cart.fields, ...input.fields };
@@ -139,6 +139,23 @@ export class PlaceOrder {
       throw unprocessable('shop_idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
     }
     return found;
+  }
+
+  /**
+   * A retry of a checkout whose payment answer was lost (open at `pay`, nobody
+   * holding it) settles it now: the same payload under the same idempotency
+   * key makes payments replay the first attempt (or run it once if it never
+   * started). Anything else replays the first result.
+   */
+  private async replayOrSettle(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<PaymentResultView> {
+    if (c.status === 'open' && c.step === 'pay' && c.orderId) {
+      const now = this.deps.now();
+      const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
+      if (await this.deps.db.em().transactional((em) => leaseCheckout(em, c.id, now, lease))) {
+        return unwrap(await this.saga.payExisting(c, actor, payloadJson));
+      }
+    }
+    return this.replay(c);
   }
 
   /** The first result of a checkout key; waits (bounded) while a twin request is still running it. */

@@ -3,10 +3,13 @@ import { clearPlacedCart, touchCart } from '../../persistence/carts.repository';
 import { finishCheckout, recordStep } from '../../persistence/checkouts.repository';
 import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
-import type { PaymentOutcome } from '../ports';
+import { PAYMENT_OUTCOME_UNKNOWN, type PaymentOutcome } from '../ports';
 import type { CheckoutPlan, CheckoutRecord, PaymentResultView, StoredError } from './checkout-record';
 
 export type SagaResult = { result: PaymentResultView } | { error: StoredError };
+
+/** Payments answers that leave the charge undecided (timed out, or still running under this key). */
+const UNDECIDED = new Set([PAYMENT_OUTCOME_UNKNOWN, 'shop_payment_in_progress']);
 
 const storedError = (err: DomainError): StoredError => ({ code: err.code, status: err.status, message: err.message, data: err.data ?? {} });
 
@@ -20,7 +23,7 @@ const storedError = (err: DomainError): StoredError => ({ code: err.code, status
 export class CheckoutSaga {
   constructor(private readonly deps: CartDeps) {}
 
-  private async step(c: CheckoutRecord, step: string, changes: Parameters<typeof recordStep>[4] = {}) {
+  private async step(c: CheckoutRecord, step: string, changes: NonNullable<Parameters<typeof recordStep>[4]> = {}) {
     c.step = step;
     await this.deps.db.em().transactional((em) => recordStep(em, c.id, step, this.deps.now(), changes));
   }
@@ -106,6 +109,7 @@ export class CheckoutSaga {
         actor,
       );
     } catch (err) {
+      if (DomainError.is(err) && UNDECIDED.has(err.code)) return this.keepPending(c, err);
       return this.compensateAndFail(c, actor, err);
     }
     plan.payment = {
@@ -118,6 +122,45 @@ export class CheckoutSaga {
       gatewayTitle: payment.gatewayTitle,
     };
     await this.step(c, 'record', { plan });
+    return this.record(c, actor);
+  }
+
+  /**
+   * The payment's fate is unknown (a timeout is not "unreachable": the card may
+   * have been charged). Nothing is compensated; the saga stays open at `pay`,
+   * the order `pending_payment`, and the lease is let go so the customer's
+   * retry of the same request (same checkout key -> same payments idempotency
+   * key) or the recovery job settles it without a second charge.
+   */
+  private async keepPending(c: CheckoutRecord, err: DomainError): Promise<SagaResult> {
+    this.deps.logger.warn({ checkout: c.id, order: c.orderId, code: err.code }, 'payment outcome unknown; order kept pending');
+    await this.step(c, 'pay', { note: err.code, releaseLease: true });
+    const message = 'The payment is still being confirmed; your order is kept pending and will not be charged twice. Retry the same request to see its result.';
+    return { error: { code: 'shop_payment_pending', status: 503, message, data: { order_id: c.orderId } } };
+  }
+
+  /**
+   * Recovery of the pay step without the request's payload: what payments
+   * recorded for the order decides (it writes an attempt before running the
+   * gateway, so no attempt means no charge started and paying again under the
+   * same idempotency key is safe).
+   */
+  private async settlePayment(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
+    const [latest] = await this.deps.payments!.attemptsOf(c.orderId, c.orderKey, actor);
+    if (!latest) return this.pay(c, actor, '');
+    if (latest.outcome === 'processing') {
+      return this.keepPending(c, new DomainError('shop_payment_in_progress', 409, 'The payment is still running.'));
+    }
+    c.plan.payment = {
+      outcome: latest.outcome,
+      transactionId: latest.transactionId,
+      redirectUrl: '',
+      intentId: '',
+      clientSecret: '',
+      message: latest.declineReason,
+      gatewayTitle: c.plan.gatewayTitle,
+    };
+    await this.step(c, 'record', { plan: c.plan });
     return this.record(c, actor);
   }
 
@@ -211,8 +254,7 @@ export class CheckoutSaga {
         return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
       }
       case 'pay':
-        // Same idempotency key: payments replays the first outcome, or runs the gateway without a payload.
-        return this.pay(c, actor, '');
+        return this.settlePayment(c, actor);
       case 'record':
       case 'commit':
         return this.record(c, actor);

@@ -3,10 +3,11 @@ import type { Actor } from '../actor';
 import type { CartRecord, LineRecord } from '../../persistence/cart-record';
 import { couponProblem } from '../coupons/coupon-rules';
 import type { CartDeps } from '../deps';
-import type { CouponRecord, LookupResult, PurchasableRef, StoreSettingsView } from '../ports';
+import type { CouponRecord, LookupResult, PurchasableRef, QuoteInput, QuoteResult, StoreSettingsView } from '../ports';
 import { destinationOf } from './destination';
 import { computeDiscounts } from './discounts';
 import type { PricedLine, Snapshot } from './snapshot';
+import { SnapshotCache } from './snapshot-cache';
 
 export type Lookups = Map<string, LookupResult>;
 
@@ -19,6 +20,11 @@ export interface PriceOptions {
   fields?: Record<string, string>;
   /** Coupons already fetched in this request. */
   coupons?: Map<string, CouponRecord | undefined>;
+  /**
+   * Display only (cart routes): the quote may come from the memo of identical
+   * quotes (same invalidation as the snapshots). Checkout and place never set it.
+   */
+  memoQuote?: boolean;
 }
 
 /**
@@ -27,7 +33,32 @@ export interface PriceOptions {
  * rates and every tax) from fulfillment.
  */
 export class CartPricer {
-  constructor(private readonly deps: CartDeps) {}
+  readonly snapshots: SnapshotCache;
+  private readonly quotes = new Map<string, { result: QuoteResult; at: number; generation: number }>();
+
+  constructor(private readonly deps: CartDeps) {
+    this.snapshots = new SnapshotCache(deps.config.CART_SNAPSHOT_TTL_MS);
+  }
+
+  /**
+   * The snapshot a cart read shows: the cached one while the cart, the caller
+   * and the data behind it are unchanged (see SnapshotCache), else priced now.
+   */
+  async displayed(cart: CartRecord, actor: Actor): Promise<Snapshot> {
+    if (!cart.id || !this.snapshots.enabled) return this.price(cart, actor);
+    const key = SnapshotCache.keyOf(cart, actor, this.today());
+    const hit = this.snapshots.get(cart.id, key, Date.now());
+    if (hit) return hit;
+    const generation = this.snapshots.begin();
+    const snapshot = await this.price(cart, actor, { memoQuote: true });
+    this.snapshots.set(cart.id, key, snapshot, Date.now(), generation);
+    return snapshot;
+  }
+
+  /** Keeps the snapshot a change just priced (its lookups were fresh) for the reads that follow. */
+  remember(cart: CartRecord, actor: Actor, snapshot: Snapshot, generation: number): void {
+    if (cart.id) this.snapshots.set(cart.id, SnapshotCache.keyOf(cart, actor, this.today()), snapshot, Date.now(), generation);
+  }
 
   async lookup(refs: PurchasableRef[], known: Lookups = new Map()): Promise<Lookups> {
     const missing = refs.filter((r) => !known.has(refKey(r)));
@@ -64,18 +95,21 @@ export class CartPricer {
     const discounts = computeDiscounts(lines, coupons, decimals);
     for (const d of discounts) for (const [key, v] of d.byLine) lines.find((l) => l.itemKey === key)!.discount += v;
 
-    const quote = await this.deps.quotes.quote({
-      destination: destinationOf(fields),
-      lines: lines.map((l) => ({
-        key: l.itemKey,
-        amount: fromMinor(l.subtotal - l.discount, decimals),
-        quantity: l.quantity,
-        shippingRequired: l.shippingRequired,
-      })),
-      couponFreeShipping: discounts.some((d) => d.freeShipping),
-      pricesIncludeTax: settings.pricesIncludeTax,
-      chosenRateId: fields.shipping_method ?? '',
-    });
+    const quote = await this.quote(
+      {
+        destination: destinationOf(fields),
+        lines: lines.map((l) => ({
+          key: l.itemKey,
+          amount: fromMinor(l.subtotal - l.discount, decimals),
+          quantity: l.quantity,
+          shippingRequired: l.shippingRequired,
+        })),
+        couponFreeShipping: discounts.some((d) => d.freeShipping),
+        pricesIncludeTax: settings.pricesIncludeTax,
+        chosenRateId: fields.shipping_method ?? '',
+      },
+      options.memoQuote === true,
+    );
     for (const l of lines) l.tax = toMinor(quote.lineTaxes.get(l.itemKey) ?? '0', decimals);
     const discount = lines.reduce((a, l) => a + l.discount, 0);
     const total = toMinor(quote.totals.total, decimals);
@@ -104,6 +138,23 @@ export class CartPricer {
       urls: { cart: settings.pages.cart, checkout: settings.pages.checkout, shop: settings.pages.shop },
       notices,
     };
+  }
+
+  /** A quote from fulfillment, or (display only) the memo of the same input, valid as long as the snapshots are. */
+  private async quote(input: QuoteInput, memo: boolean): Promise<QuoteResult> {
+    if (!memo || !this.snapshots.enabled) return this.deps.quotes.quote(input);
+    const key = JSON.stringify(input);
+    const now = Date.now();
+    const hit = this.quotes.get(key);
+    if (hit && hit.generation === this.snapshots.begin() && now - hit.at < this.deps.config.CART_SNAPSHOT_TTL_MS) return hit.result;
+    const generation = this.snapshots.begin();
+    const result = await this.deps.quotes.quote(input);
+    if (generation === this.snapshots.begin()) {
+      this.quotes.delete(key);
+      this.quotes.set(key, { result, at: now, generation });
+      if (this.quotes.size > 5_000) this.quotes.delete(this.quotes.keys().next().value!);
+    }
+    return result;
   }
 
   private pricedLines(records: LineRecord[], lookups: Lookups, decimals: number, notices: string[]): PricedLine[] {

@@ -16,6 +16,13 @@ import { emptyCart, type CartRecord } from '../../persistence/cart-record';
 import type { CartDeps } from '../deps';
 import { isToken, newToken, tokenHash } from './tokens';
 
+/** A cart row to insert (planned by `resolveForChange`). */
+export interface NewCart {
+  id: string;
+  tokenHash: string | null;
+  customerId: number | null;
+}
+
 /** What the gateway does with the guest token after a call. */
 export interface SessionOutcome {
   token: string;
@@ -50,6 +57,22 @@ export class CartSessions {
       return (await findCartByTokenForUpdate(em, hash))!;
     });
     return { cart, session };
+  }
+
+  /**
+   * `resolve(create)` for a change: a guest without a stored cart gets a
+   * planned one (`insert`), written by the change's own transaction rather
+   * than a transaction of its own.
+   */
+  async resolveForChange(actor: Actor, token: string): Promise<ResolvedCart & { insert?: NewCart }> {
+    if (actor.userId > 0) return this.resolve(actor, token, true);
+    const guestToken = isToken(token) ? token : undefined;
+    const session = { token: guestToken ?? newToken(), clear: false };
+    const hash = tokenHash(this.deps.tokenSecret, session.token);
+    const existing = guestToken ? await readCartByToken(this.deps.db.reader, hash) : null;
+    if (existing) return { cart: existing, session };
+    const id = randomUUID();
+    return { cart: { ...emptyCart(), id }, session, insert: { id, tokenHash: hash, customerId: null } };
   }
 
   private async customerCart(customerId: number, guestToken: string | undefined, create: boolean): Promise<ResolvedCart> {

@@ -1,12 +1,18 @@
-import { bindClient, type Channel } from '@storefront/grpc-client';
+import { DomainError } from '@storefront/errors';
+import { bindClient, deadlineExceeded, type Channel } from '@storefront/grpc-client';
 import { payments } from '@storefront/proto';
-import type { PaymentsPort } from '../../domain/ports';
+import { PAYMENT_OUTCOME_UNKNOWN, type PaymentsPort } from '../../domain/ports';
 import { callerOf } from './service-caller';
 
 /** Payments over gRPC (PaymentService of the buying-path contract). */
 export function paymentsPort(channel: Channel): PaymentsPort {
   const client = bindClient(channel, payments.PaymentServiceService);
+  const records = bindClient(channel, payments.PaymentGatewayServiceService);
   return {
+    async attemptsOf(orderId, orderKey, actor) {
+      const { payment } = await records.getPayment({ orderId, orderKey }, callerOf(actor));
+      return (payment?.attempts ?? []).map((a) => ({ outcome: a.outcome, transactionId: a.transactionId, declineReason: a.declineReason }));
+    },
     async availableGateways(input, actor) {
       const { gateways } = await client.listAvailableGateways(input, callerOf(actor));
       return gateways.map((g) => ({
@@ -20,22 +26,27 @@ export function paymentsPort(channel: Channel): PaymentsPort {
       }));
     },
     async processPayment(input, actor) {
-      const r = await client.processPayment(
-        payments.ProcessPaymentRequest.fromPartial({
-          orderId: input.orderId,
-          orderKey: input.orderKey,
-          gatewayId: input.gatewayId,
-          amount: input.amount,
-          currency: input.currency,
-          customerId: input.customerId,
-          paymentPayloadJson: input.payloadJson,
-          idempotencyKey: input.idempotencyKey,
-          clientIp: input.clientIp,
-          returnUrl: input.returnUrl,
-          hasSubscription: input.hasSubscription,
-        }),
-        callerOf(actor),
-      );
+      const r = await client
+        .processPayment(
+          payments.ProcessPaymentRequest.fromPartial({
+            orderId: input.orderId,
+            orderKey: input.orderKey,
+            gatewayId: input.gatewayId,
+            amount: input.amount,
+            currency: input.currency,
+            customerId: input.customerId,
+            paymentPayloadJson: input.payloadJson,
+            idempotencyKey: input.idempotencyKey,
+            clientIp: input.clientIp,
+            returnUrl: input.returnUrl,
+            hasSubscription: input.hasSubscription,
+          }),
+          callerOf(actor),
+        )
+        .catch((err: unknown) => {
+          if (!deadlineExceeded(err)) throw err;
+          throw new DomainError(PAYMENT_OUTCOME_UNKNOWN, 503, 'The payment service did not answer in time.', { service: 'payments' });
+        });
       return {
         outcome: r.outcome,
         transactionId: r.transactionId,

@@ -1,3 +1,5 @@
+import { CatalogEvents } from '@storefront/domain-events';
+import { recordEvent } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, gone, invalidParams, notFound } from '@storefront/errors';
 import { isUniqueViolation } from '@storefront/persistence';
@@ -119,6 +121,7 @@ export class CouponCatalog {
     return this.deps.db.em().transactional(async (em) => {
       const coupon = await this.require(em, id);
       assertCanDelete(COUPON_RULES, actor);
+      recordEvent(em, CatalogEvents.couponChanged, { couponId: coupon.id });
       if (force) {
         await deleteCoupon(em, coupon.id);
         return { coupon, deleted: true };
@@ -154,6 +157,8 @@ export class CouponCatalog {
       return await this.deps.db.em().transactional(async (em) => {
         const coupon = await work(em);
         await em.flush();
+        // Priced carts hold copies of applied coupons: they drop them on this event.
+        recordEvent(em, CatalogEvents.couponChanged, { couponId: coupon.id });
         return coupon;
       });
     } catch (err) {

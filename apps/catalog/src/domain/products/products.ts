@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CatalogEvents } from '@storefront/domain-events';
 import { gone } from '@storefront/errors';
+import { recordEvent } from '@storefront/events';
 import { isUniqueViolation } from '@storefront/persistence';
 import type { Product } from '../../persistence/entities';
 import { deleteProductRows, listProductKeys, loadProductDetails } from '../../persistence/products.repository';
@@ -89,6 +91,7 @@ export class ProductCatalog {
     const currency = await currencyFor(this.deps, input);
     return this.writeWithFreshSlug(async (em) => {
       const product = await createProduct(em, this.deps, actor, input, currency);
+      changed(em, product.id);
       return (await this.views(em, actor, [product]))[0];
     });
   }
@@ -97,6 +100,7 @@ export class ProductCatalog {
     const currency = await currencyFor(this.deps, input);
     return this.writeWithFreshSlug(async (em) => {
       const product = await updateProduct(em, this.deps, actor, await requireProduct(em, id), input, currency);
+      changed(em, product.id);
       return (await this.views(em, actor, [product]))[0];
     });
   }
@@ -106,6 +110,7 @@ export class ProductCatalog {
     return this.deps.db.em().transactional(async (em) => {
       const product = await requireProduct(em, id);
       assertCanDelete(PRODUCT_RULES, actor);
+      changed(em, product.id);
       if (force) {
         const previous = (await this.views(em, actor, [product]))[0];
         await deleteProductRows(em, product.id);
@@ -141,4 +146,9 @@ export class ProductCatalog {
       }
     }
   }
+}
+
+/** Priced carts hold copies of product data: they drop them on this event (recorded in the writing transaction). */
+function changed(em: EntityManager, productId: number): void {
+  recordEvent(em, CatalogEvents.purchasablesChanged, { productIds: [productId] });
 }

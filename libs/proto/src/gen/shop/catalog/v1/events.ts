@@ -17,6 +17,19 @@ export interface StockLow {
   threshold: number;
 }
 
+/**
+ * purchasables_changed: products were created, changed (prices, variations,
+ * status, names) or deleted; caches of priced carts drop what they hold.
+ */
+export interface PurchasablesChanged {
+  productIds: number[];
+}
+
+/** coupon_changed: a coupon was created, changed or deleted. */
+export interface CouponChanged {
+  couponId: number;
+}
+
 function createBaseStockLow(): StockLow {
   return { productId: 0, variationId: 0, sku: "", name: "", stockQuantity: 0, threshold: 0 };
 }
@@ -128,6 +141,130 @@ export const StockLow: MessageFns<StockLow> = {
     message.name = object.name ?? "";
     message.stockQuantity = object.stockQuantity ?? 0;
     message.threshold = object.threshold ?? 0;
+    return message;
+  },
+};
+
+function createBasePurchasablesChanged(): PurchasablesChanged {
+  return { productIds: [] };
+}
+
+export const PurchasablesChanged: MessageFns<PurchasablesChanged> = {
+  encode(message: PurchasablesChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.productIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.productIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PurchasablesChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePurchasablesChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.productIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.productIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<PurchasablesChanged>): PurchasablesChanged {
+    return PurchasablesChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PurchasablesChanged>): PurchasablesChanged {
+    const message = createBasePurchasablesChanged();
+    message.productIds = object.productIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCouponChanged(): CouponChanged {
+  return { couponId: 0 };
+}
+
+export const CouponChanged: MessageFns<CouponChanged> = {
+  encode(message: CouponChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.couponId !== 0) {
+      writer.uint32(8).int64(message.couponId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CouponChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCouponChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.couponId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CouponChanged>): CouponChanged {
+    return CouponChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CouponChanged>): CouponChanged {
+    const message = createBaseCouponChanged();
+    message.couponId = object.couponId ?? 0;
     return message;
   },
 };

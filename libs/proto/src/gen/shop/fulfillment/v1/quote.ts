@@ -119,6 +119,14 @@ export interface QuoteResponse {
   rounding: string;
 }
 
+/**
+ * Event quote_rules_changed (subject shop.fulfillment.quote_rules_changed.v1):
+ * zones, methods or tax rates changed; the quote revision it carries is new.
+ */
+export interface QuoteRulesChanged {
+  revision: number;
+}
+
 function createBaseDestination(): Destination {
   return { country: "", state: "", postcode: "", city: "" };
 }
@@ -1177,6 +1185,61 @@ export const QuoteResponse: MessageFns<QuoteResponse> = {
       ? QuoteTotals.fromPartial(object.totals)
       : undefined;
     message.rounding = object.rounding ?? "";
+    return message;
+  },
+};
+
+function createBaseQuoteRulesChanged(): QuoteRulesChanged {
+  return { revision: 0 };
+}
+
+export const QuoteRulesChanged: MessageFns<QuoteRulesChanged> = {
+  encode(message: QuoteRulesChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.revision !== 0) {
+      writer.uint32(8).int64(message.revision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuoteRulesChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuoteRulesChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<QuoteRulesChanged>): QuoteRulesChanged {
+    return QuoteRulesChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QuoteRulesChanged>): QuoteRulesChanged {
+    const message = createBaseQuoteRulesChanged();
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
