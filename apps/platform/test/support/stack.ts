@@ -32,7 +32,9 @@ export async function startStack(
       databaseUrl: () => database!.url,
       env: {
         NODE_ENV: 'test',
-        DB_POOL_SIZE: '5',
+        // 7 services x (4 ORM + 2 reader connections) = 42 per stack: two Jest workers' stacks plus
+        // service tests stay under Postgres's default max_connections of 100.
+        DB_POOL_SIZE: '4',
         SHUTDOWN_TIMEOUT_MS: '2000',
         SCRYPT_COST: '1024',
         // Deadlines fit a busy 2-core machine (20 concurrent checkouts and both cores
