@@ -81,8 +81,8 @@ export function failSpan(span: Span, err: unknown): void {
 export async function startTracing(service: string, env: TracingEnv): Promise<Tracing | undefined> {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!endpoint) return undefined;
-  const [{ TracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler }, { OTLPTraceExporter }, { resourceFromAttributes }] =
-    await Promise.all([import('@opentelemetry/sdk-trace'), import('@opentelemetry/exporter-trace-otlp-http'), import('@opentelemetry/resources')]);
+  const { TracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, OTLPTraceExporter, resourceFromAttributes } =
+    await (sdk ??= loadSdk());
   const ratio = env.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(env.OTEL_TRACES_SAMPLER_ARG);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
@@ -100,6 +100,23 @@ export async function startTracing(service: string, env: TracingEnv): Promise<Tr
     ],
   });
   return createTracing(service, provider.getTracer(service), () => provider.forceFlush(), () => provider.shutdown());
+}
+
+let sdk: ReturnType<typeof loadSdk> | undefined;
+
+/** Loaded once, one module after the other (Jest's ESM loader fails on concurrent imports of shared modules). */
+async function loadSdk() {
+  const trace = await import('@opentelemetry/sdk-trace');
+  const exporter = await import('@opentelemetry/exporter-trace-otlp-http');
+  const resources = await import('@opentelemetry/resources');
+  return {
+    TracerProvider: trace.TracerProvider,
+    BatchSpanProcessor: trace.BatchSpanProcessor,
+    ParentBasedSampler: trace.ParentBasedSampler,
+    TraceIdRatioBasedSampler: trace.TraceIdRatioBasedSampler,
+    OTLPTraceExporter: exporter.OTLPTraceExporter,
+    resourceFromAttributes: resources.resourceFromAttributes,
+  };
 }
 
 export function createTracing(service: string, tracer: Tracer, flush: () => Promise<void>, close: () => Promise<void>): Tracing {
