@@ -20,14 +20,14 @@ export interface ReceivedSpan {
  * OTEL_EXPORTER_OTLP_ENDPOINT at `url` and read what the apps exported.
  */
 export class OtlpReceiver {
-  readonly spans: ReceivedSpan[] = [];
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    readonly spans: ReceivedSpan[],
   ) {}
 
   static async start(): Promise<OtlpReceiver> {
-    let receiver: OtlpReceiver | undefined;
+    const spans: ReceivedSpan[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,7 +39,7 @@ export class OtlpReceiver {
         try {
           let body = Buffer.concat(chunks);
           if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
-          receiver!.spans.push(...parseTraces(JSON.parse(body.toString('utf8'))));
+          spans.push(...parseTraces(JSON.parse(body.toString('utf8'))));
           res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         } catch {
           res.writeHead(400).end();
@@ -47,8 +47,7 @@ export class OtlpReceiver {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
-    return receiver;
+    return new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans);
   }
 
   trace(traceId: string): ReceivedSpan[] {
