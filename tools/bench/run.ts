@@ -33,6 +33,8 @@ async function main(): Promise<void> {
       DB_POOL_SIZE: '10',
       SHOP_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOGIN_RATE_LIMIT_ENABLED: 'false',
+      // Tracing's cost is measured by setting it (docs/operations.md, "Metrics and traces").
+      OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
       ...events.env,
     },
     port: 0,
