@@ -42,6 +42,8 @@ async function main(): Promise<void> {
       GRPC_DEADLINE_MS: '30000',
       // A busy machine may lower it (`--scrypt-cost=1024`) so the logins the setup needs finish in time; the login figure is then not comparable.
       ...(arg('scrypt-cost', '') ? { SCRYPT_COST: arg('scrypt-cost', '') } : {}),
+      // Tracing's cost is measured by setting it (docs/operations.md, "Metrics and traces").
+      OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
       ...events.env,
     },
     port: 0,

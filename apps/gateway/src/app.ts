@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import type { EventTransport } from '@storefront/events';
+import type { Tracing } from '@storefront/telemetry';
 import { parseAddons, startRuntime, type Metrics, type RuntimeOptions } from '@storefront/service-kit/process';
 import { GatewayConfigSchema, requiredInProduction, type GatewayConfig } from './config';
 import { connectServices } from './clients';
@@ -16,6 +17,7 @@ import { installOpenApi } from './http/openapi';
 import { installHttpConventions } from './http/conventions';
 import { installAccessControl } from './auth/access';
 import { installCallerResolution, requestIdOf } from './auth/caller';
+import { installTracing } from './http/tracing';
 import { installPublishableKeyGate } from './auth/publishable-key';
 import { subscribeCacheInvalidation } from './auth/invalidation';
 import { Nonces } from './auth/nonce';
@@ -82,7 +84,7 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
   const { config, logger, transport } = runtime;
   const secret = config.SESSION_SECRET ?? DEV_SESSION_SECRET;
   try {
-    const clients = connectServices(config);
+    const clients = connectServices(config, runtime.tracing);
     runtime.onShutdown(async () => clients.close());
     const ctx: GatewayContext = {
       config,
@@ -96,7 +98,7 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
     };
     const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
     runtime.onShutdown(async () => unsubscribers.forEach((stop) => stop()));
-    const app = await createApp(config, ctx, transport, logger, runtime.metrics, secret);
+    const app = await createApp(config, ctx, transport, logger, runtime.metrics, secret, runtime.tracing);
     runtime.onShutdown(() => app.close());
     const metricsPort = await runtime.serveMetrics();
     return { app, config, metricsPort, close: () => runtime.close() };
@@ -113,6 +115,7 @@ async function createApp(
   logger: Logger,
   metrics: Metrics,
   secret: string,
+  tracing: Tracing | undefined,
 ): Promise<FastifyInstance> {
   const { clients } = ctx;
   const app = Fastify({
@@ -124,6 +127,7 @@ async function createApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     ...frameworkErrorOptions,
   });
+  if (tracing) installTracing(app, tracing);
   app.addHook('onSend', async (request, reply) => void reply.header('X-Request-Id', request.id));
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,5 +1,6 @@
 import { bindClient, bindServices, openChannel, type Channel, type PackageClients, type PromiseClient } from '@storefront/grpc-client';
 import { health, type cart, type catalog, type customers, type fulfillment, type notifications, type orders, type payments } from '@storefront/proto';
+import type { Tracing } from '@storefront/telemetry';
 import type { GatewayConfig } from './config';
 import { SERVICE_BINDINGS, type ServiceBinding } from './services';
 
@@ -27,17 +28,18 @@ export type ServiceClients = {
   close(): void;
 };
 
-export function connectServices(config: GatewayConfig): ServiceClients {
+export function connectServices(config: GatewayConfig, tracing?: Tracing): ServiceClients {
   const channels: Channel[] = [];
   const clients: Record<string, unknown> = {};
   const healthClients: ServiceClients['health'] = {};
   for (const binding of SERVICE_BINDINGS) {
     const address = config[binding.address] ?? ('developmentDefault' in binding ? binding.developmentDefault : undefined);
     if (!address) continue;
-    const channel = openChannel(binding.name, address, config.GRPC_DEADLINE_MS);
+    const channel = openChannel(binding.name, address, config.GRPC_DEADLINE_MS, tracing);
     channels.push(channel);
     clients[binding.name] = bindServices(channel, binding.proto);
-    healthClients[binding.name] = bindClient(channel, health.HealthService);
+    // Readiness polls are not traced: they would be most of the traces and say nothing.
+    healthClients[binding.name] = bindClient({ ...channel, tracing: undefined }, health.HealthService);
   }
   return {
     ...(clients as Omit<ServiceClients, 'health' | 'close'>),

@@ -34,7 +34,12 @@ export const paymentsService = defineService({
       logger,
       now: () => new Date(),
     });
-    ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain));
+    const processed = ctx.metrics.counter(
+      'payments_processed_total',
+      'Payment attempts processed, by gateway and outcome (paid, declined, failed, processing)',
+      ['gateway', 'outcome'],
+    );
+    ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain, processed));
     ctx.addGrpcService(payments.PaymentGatewayServiceService, gatewayHandlers(domain));
     ctx.addGrpcService(payments.PaymentMethodServiceService, tokenHandlers(domain));
     ctx.addGrpcService(payments.TestCardServiceService, testCardHandlers(domain));

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { EventType } from './event-type';
 import { envelopeFromHeaders, type EventEnvelope } from './envelope';
 import type { EventTransport, StopConsuming, TransportMessage } from './transport';
-import { runWithTraceparent } from './trace-context';
+import { runWithTraceparent, SpanKind, type Tracing } from '@storefront/telemetry';
 
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
 
@@ -34,13 +34,32 @@ export async function consumeEvent<T>(options: {
   event: EventType<T>;
   handler: EventHandler<T>;
   maxDeliver?: number;
+  /** When set, each handling is a CONSUMER span under the publish span (the message's traceparent). */
+  tracing?: Tracing;
 }): Promise<StopConsuming> {
-  const { orm, schema, transport, logger, consumer, event, handler } = options;
+  const { orm, schema, transport, logger, consumer, event, handler, tracing } = options;
   const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
-  const durable = consumer.replace(/[^A-Za-z0-9_-]/g, '_');
+  const durable = durableName(consumer);
   const handle = async (message: TransportMessage) => {
     const envelope = envelopeFromHeaders(message.headers, event.codec.decode(message.data));
-    await runWithTraceparent(envelope.traceparent, () =>
+    const inTrace = (fn: () => Promise<void>) =>
+      tracing
+        ? tracing.run(
+            `process ${event.type}`,
+            SpanKind.CONSUMER,
+            envelope.traceparent,
+            {
+              'messaging.system': 'nats',
+              'messaging.operation.type': 'process',
+              'messaging.destination.name': message.subject,
+              'messaging.consumer.group.name': consumer,
+              'messaging.message.id': envelope.id,
+              'messaging.message.delivery_count': message.deliveryCount ?? 1,
+            },
+            fn,
+          )
+        : runWithTraceparent(envelope.traceparent, fn);
+    await inTrace(() =>
       orm.em.fork().transactional(async (em) => {
         const fresh = await em.execute(
           `insert into "${schema}"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
@@ -68,6 +87,19 @@ export async function consumeEvent<T>(options: {
       );
     }
   });
+}
+
+/** The durable consumer name `consumeEvent` registers for `consumer`. */
+export function durableName(consumer: string): string {
+  return consumer.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** Parked events per consumer of this service (metrics). */
+export async function parkedEventCounts(orm: MikroORM, schema: string): Promise<Record<string, number>> {
+  const rows = await orm.em
+    .getConnection()
+    .execute<Array<{ consumer: string; count: string }>>(`select consumer, count(*) as count from "${schema}"."parked_event" group by consumer`);
+  return Object.fromEntries(rows.map((r) => [r.consumer, Number(r.count)]));
 }
 
 async function parkEvent(

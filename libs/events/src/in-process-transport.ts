@@ -72,6 +72,10 @@ export class InProcessTransport implements EventTransport {
     };
   }
 
+  async pendingFor(name: string): Promise<number> {
+    return this.durables.get(name)?.queue.length ?? 0;
+  }
+
   subscribe(subject: string, handler: (message: TransportMessage) => void): () => void {
     const sub = { subject, handler };
     this.subscribers.add(sub);

@@ -4,6 +4,6 @@ export { type EventTransport, type TransportMessage, type StopConsuming, subject
 export { connectJetStream, type JetStreamOptions } from './jetstream-transport';
 export { InProcessTransport } from './in-process-transport';
 export { recordEvent } from './outbox';
-export { OutboxRelay, replayParkedOutbox, type OutboxRelayOptions, type OutboxStats } from './outbox-relay';
-export { consumeEvent, replayParkedEvents, DEFAULT_MAX_DELIVER, type EventHandler } from './consumer';
-export { runWithTraceparent, currentTraceparent, newTraceparent } from './trace-context';
+export { OutboxRelay, replayParkedOutbox, type OutboxRelayOptions, type OutboxStats, type PublishedEvent } from './outbox-relay';
+export { consumeEvent, replayParkedEvents, parkedEventCounts, durableName, DEFAULT_MAX_DELIVER, type EventHandler } from './consumer';
+export { runWithTraceparent, currentTraceparent, newTraceparent } from '@storefront/telemetry';

@@ -138,6 +138,11 @@ class JetStreamTransport implements EventTransport {
     return stop;
   }
 
+  async pendingFor(durable: string): Promise<number> {
+    const info = await this.jsm.consumers.info(this.options.stream, durable);
+    return info.num_pending + info.num_ack_pending;
+  }
+
   subscribe(subject: string, handler: (message: TransportMessage) => void): () => void {
     const sub = this.nc.subscribe(subject, {
       callback: (err, msg) => {

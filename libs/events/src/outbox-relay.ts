@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EventTransport } from './transport';
+import { failSpan, SpanKind, traceparentOf, type Tracing } from '@storefront/telemetry';
 
 interface ClaimedRow {
   id: string;
@@ -18,6 +19,21 @@ export interface OutboxRelayOptions {
   baseBackoffMs?: number;
   maxBackoffMs?: number;
   pollMs?: number;
+  /**
+   * When set, each publish is a PRODUCER span under the trace stored with the
+   * row (the request that recorded the event), and the message carries the
+   * span's traceparent, so consumer spans continue that trace.
+   */
+  tracing?: Tracing;
+  /** Told about every event the broker acknowledged (metrics: events by type, outbox delay). */
+  onPublished?: (event: PublishedEvent) => void;
+}
+
+export interface PublishedEvent {
+  /** `order_paid`... (the Shop-Event-Type header). */
+  type: string;
+  /** Seconds from the event's recording to the broker's acknowledgement. */
+  delaySeconds: number;
 }
 
 export interface OutboxStats {
@@ -57,6 +73,8 @@ export class OutboxRelay {
   private readonly pollMs: number;
   private paused = false;
   private unwatch: (() => void) | undefined;
+  private readonly tracing: Tracing | undefined;
+  private readonly onPublished: ((event: PublishedEvent) => void) | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -70,6 +88,8 @@ export class OutboxRelay {
     this.baseBackoffMs = options.baseBackoffMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
     this.pollMs = options.pollMs ?? 1000;
+    this.tracing = options.tracing;
+    this.onPublished = options.onPublished;
   }
 
   start(): void {
@@ -122,19 +142,37 @@ export class OutboxRelay {
       try {
         for (; index < rows.length; index++) {
           const row = rows[index];
+          const subject = this.transport.subjectFor(row.subject);
+          const span = this.tracing?.start(`publish ${row.headers['Shop-Event-Type'] ?? row.subject}`, SpanKind.PRODUCER, row.headers.traceparent, {
+            'messaging.system': 'nats',
+            'messaging.operation.type': 'send',
+            'messaging.destination.name': subject,
+            'messaging.message.id': row.id,
+            'outbox.attempts': row.attempts,
+            'outbox.wait_ms': Date.now() - new Date(row.occurred_at).getTime(),
+          });
           try {
             await this.transport.publish({
-              subject: this.transport.subjectFor(row.subject),
+              subject,
               data: row.payload,
-              headers: row.headers,
+              headers: span ? { ...row.headers, traceparent: traceparentOf(span) } : row.headers,
             });
+            span?.end();
           } catch (err) {
+            if (span) {
+              failSpan(span, err);
+              span.end();
+            }
             // Broker outage, not this row's fault: the batch goes back uncounted (below).
             if (!this.transport.isConnected() || isBrokerUnavailable(err)) throw err;
             await this.recordFailure(row, err);
             continue;
           }
           await this.table((t) => `delete from ${t} where id = ?`, [row.id]);
+          this.onPublished?.({
+            type: row.headers['Shop-Event-Type'] ?? row.subject,
+            delaySeconds: (Date.now() - new Date(row.occurred_at).getTime()) / 1000,
+          });
         }
       } catch (err) {
         // Broker outage or a lost database connection: hand the unfinished rows back

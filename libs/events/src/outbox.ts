@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, EntityName } from '@mikro-orm/core';
 import type { EventType } from './event-type';
 import { envelopeHeaders } from './envelope';
-import { currentTraceparent } from './trace-context';
+import { currentTraceparent } from '@storefront/telemetry';
 
 /** The outbox entity's name (OutboxMessage in @storefront/persistence, registered by openDatabase). */
 const OUTBOX_ENTITY = 'OutboxMessage';

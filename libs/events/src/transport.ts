@@ -23,6 +23,8 @@ export interface EventTransport {
    * that throws gets the message again later.
    */
   consume(durable: string, subject: string, handler: (message: TransportMessage) => Promise<void>): Promise<StopConsuming>;
+  /** Messages the broker holds for a durable consumer, delivered or not, not yet acknowledged (its lag). */
+  pendingFor(durable: string): Promise<number>;
   /** Every subscriber gets every message, best effort (cache invalidation). */
   subscribe(subject: string, handler: (message: TransportMessage) => void): () => void;
   isConnected(): boolean;

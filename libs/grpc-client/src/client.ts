@@ -1,6 +1,7 @@
 import { Client, credentials, type ServiceError, type ServiceDefinition } from '@grpc/grpc-js';
 import { callerToMetadata, type CallerContext } from './caller-context';
 import { fromServiceError } from './errors';
+import { currentTraceparent, failSpan, SpanKind, traceparentOf, type Tracing } from '@storefront/telemetry';
 
 export interface CallOptions {
   deadlineMs?: number;
@@ -22,10 +23,12 @@ export interface Channel {
   readonly address: string;
   readonly client: Client;
   readonly deadlineMs: number;
+  /** When set, every call is a CLIENT span and the callee continues the trace under it. */
+  readonly tracing?: Tracing;
   close(): void;
 }
 
-export function openChannel(name: string, address: string, deadlineMs = 5000): Channel {
+export function openChannel(name: string, address: string, deadlineMs = 5000, tracing?: Tracing): Channel {
   const client = new Client(address, credentials.createInsecure(), {
     // Spread calls over every address a Kubernetes headless service resolves to.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
@@ -37,13 +40,14 @@ export function openChannel(name: string, address: string, deadlineMs = 5000): C
     'grpc.max_reconnect_backoff_ms': 2000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
   });
-  return { name, address, client, deadlineMs, close: () => client.close() };
+  return { name, address, client, deadlineMs, tracing, close: () => client.close() };
 }
 
 export function bindClient<D extends ServiceDefinition>(channel: Channel, definition: D): PromiseClient<D> {
   const methods: Record<string, unknown> = {};
+  const { tracing } = channel;
   for (const [key, method] of Object.entries(definition)) {
-    methods[key] = (request: unknown, caller: CallerContext, options?: CallOptions) =>
+    const call = (request: unknown, caller: CallerContext, options?: CallOptions) =>
       new Promise((resolve, reject) => {
         const deadline = Date.now() + (options?.deadlineMs ?? channel.deadlineMs);
         channel.client.makeUnaryRequest(
@@ -57,6 +61,36 @@ export function bindClient<D extends ServiceDefinition>(channel: Channel, defini
             err ? reject(fromServiceError(err, channel.name)) : resolve(response),
         );
       });
+    // Only with tracing on: the untraced call stays exactly as cheap as before.
+    methods[key] = tracing ? tracedCall(tracing, method.path, channel.address, call) : call;
   }
   return methods as PromiseClient<D>;
+}
+
+function tracedCall(
+  tracing: Tracing,
+  path: string,
+  address: string,
+  call: (request: unknown, caller: CallerContext, options?: CallOptions) => Promise<unknown>,
+) {
+  const [, service, method] = path.split('/');
+  return async (request: unknown, caller: CallerContext, options?: CallOptions) => {
+    const span = tracing.start(path.slice(1), SpanKind.CLIENT, caller.traceparent ?? currentTraceparent(), {
+      'rpc.system': 'grpc',
+      'rpc.service': service,
+      'rpc.method': method,
+      'server.address': address,
+    });
+    try {
+      return await call(request, { ...caller, traceparent: traceparentOf(span) }, options);
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      span.setAttribute('rpc.response.status', status ?? 500);
+      // A client mistake (4xx) is the answer, not a failure of the call.
+      if (!status || status >= 500) failSpan(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  };
 }

@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** Told about connection-level failures (logged by the service kit); the pools recover by themselves. */
   onConnectionError?: (err: Error) => void;
+  /** Called with every new pg connection of both pools (statement tracing wraps its `query`). */
+  onClient?: (client: { query: (...args: any[]) => unknown }) => void;
 }
 
 export interface Database {
@@ -59,8 +61,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     driverOptions: {
       connectionTimeoutMillis: 5000,
       // MikroORM logs dropped connections only in debug mode; tell the service too.
-      onPoolCreated: (pool: { on(event: 'error', listener: (err: Error) => void): void }) => {
+      onPoolCreated: (pool: { on(event: string, listener: (arg: any) => void): void }) => {
         if (options.onConnectionError) pool.on('error', options.onConnectionError);
+        if (options.onClient) pool.on('connect', options.onClient);
       },
     },
     discovery: { warnWhenNoEntities: false },
@@ -73,6 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     Math.max(2, Math.ceil((options.poolSize ?? 10) / 2)),
     options.preparedStatements ?? true,
     options.onConnectionError,
+    options.onClient,
   );
   return {
     orm,

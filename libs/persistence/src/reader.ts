@@ -20,6 +20,7 @@ export class Reader {
     size: number,
     private readonly prepare: boolean,
     onError: (err: Error) => void = () => undefined,
+    onClient?: (client: pg.PoolClient) => void,
   ) {
     this.pool = new pg.Pool({
       connectionString: url,
@@ -34,7 +35,10 @@ export class Reader {
     // uncaught exception that ends the process. The pool discards the broken
     // client; the next query opens a new connection.
     this.pool.on('error', onError);
-    this.pool.on('connect', (client) => client.on('error', onError));
+    this.pool.on('connect', (client) => {
+      client.on('error', onError);
+      onClient?.(client);
+    });
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {

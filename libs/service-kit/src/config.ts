@@ -21,6 +21,12 @@ export const RuntimeConfigSchema = Type.Object({
   EVENTS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'SHOP' }),
   EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'shop' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  /** OTLP/HTTP collector base URL (`http://otel-collector:4318`); traces are exported when set, off otherwise. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** `key=value,...` headers sent with every trace export (collector credentials). */
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(Type.String()),
+  /** Share of new traces recorded, 0..1 (default 1); calls inside a recorded trace always are. */
+  OTEL_TRACES_SAMPLER_ARG: Type.Optional(Type.String({ pattern: '^(0(\\.\\d+)?|1(\\.0+)?)$' })),
 });
 export type RuntimeConfig = Static<typeof RuntimeConfigSchema>;
 

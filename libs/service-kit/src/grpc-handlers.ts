@@ -2,7 +2,7 @@ import type { handleUnaryCall, ServiceDefinition, UntypedServiceImplementation }
 import { DomainError, invalidParams } from '@storefront/errors';
 import { isClientDataError, isConnectionLost } from '@storefront/persistence';
 import { callerFromMetadata, toServiceError } from '@storefront/grpc-client';
-import { runWithTraceparent } from '@storefront/events';
+import { failSpan, runWithTraceparent, SpanKind, traceparentOf, type Span, type Tracing } from '@storefront/telemetry';
 import type { Logger } from 'pino';
 import type { Histogram } from 'prom-client';
 import type { ServiceHandlers } from './service-definition';
@@ -17,17 +17,30 @@ export function adaptHandlers<D extends ServiceDefinition>(
   handlers: ServiceHandlers<D>,
   logger: Logger,
   latency: Histogram<'method' | 'code'>,
+  tracing?: Tracing,
 ): UntypedServiceImplementation {
   const implementation: UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(definition)) {
     const handler = (handlers as Record<string, (req: unknown, caller: unknown) => Promise<unknown>>)[name];
     if (!handler) throw new Error(`No handler for ${method.path}`);
+    const [, rpcService, rpcMethod] = method.path.split('/');
     const call: handleUnaryCall<unknown, unknown> = (call, callback) => {
       const caller = callerFromMetadata(call.metadata);
       const done = latency.startTimer({ method: method.path });
+      let span: Span | undefined;
+      if (tracing) {
+        span = tracing.start(method.path.slice(1), SpanKind.SERVER, caller.traceparent, {
+          'rpc.system': 'grpc',
+          'rpc.service': rpcService,
+          'rpc.method': rpcMethod,
+        });
+        // What this handler records or calls continues under its own span.
+        caller.traceparent = traceparentOf(span);
+      }
       runWithTraceparent(caller.traceparent, () => handler(call.request, caller)).then(
         (response) => {
           done({ code: 'OK' });
+          span?.end();
           callback(null, response);
         },
         (err: unknown) => {
@@ -44,6 +57,12 @@ export function adaptHandlers<D extends ServiceDefinition>(
           if (!DomainError.is(err)) logger.error({ err, method: method.path, requestId: caller.requestId }, 'unhandled error');
           const serviceError = toServiceError(err);
           done({ code: String(serviceError.code) });
+          if (span) {
+            span.setAttribute('rpc.grpc.status_code', serviceError.code ?? 2);
+            // Client mistakes (4xx) are answers; only faults mark the span failed.
+            if (!DomainError.is(err) || err.status >= 500) failSpan(span, err);
+            span.end();
+          }
           callback(serviceError);
         },
       );

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -12,6 +12,20 @@ export interface Metrics {
    * `outbox_parked_events` and `outbox_oldest_event_age_seconds`.
    */
   observeDependencies(details: () => Record<string, boolean>, outbox: () => Promise<{ pending: number; parked: number; oldestAgeSeconds: number }>): void;
+  /**
+   * Counts an event the outbox relay published (`events_published_total{event}`:
+   * the business counters, e.g. `event="order_placed"`, counted once per committed
+   * fact) and its delay from recording to the broker's ack.
+   */
+  eventPublished(event: { type: string; delaySeconds: number }): void;
+  /**
+   * Gauges read at every scrape, per durable consumer: messages the broker
+   * still holds for it (`events_consumer_pending_messages`, the lag) and
+   * events it parked (`events_parked_messages`).
+   */
+  observeConsumers(pending: () => Promise<Record<string, number>>, parked: () => Promise<Record<string, number>>): void;
+  /** A service's own counter (business figures), registered once on this app's registry. */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L>;
   /** Serves `/metrics` and `/livez` on `port` (0 = any free port); resolves to the bound port. */
   serve(port: number): Promise<number>;
   close(): Promise<void>;
@@ -35,11 +49,46 @@ export function createMetrics(service: string): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const published = new Counter({
+    name: 'events_published_total',
+    help: 'Events published from the outbox (broker acknowledged), by event type',
+    labelNames: ['event'] as const,
+    registers: [registry],
+  });
+  const publishDelay = new Histogram({
+    name: 'outbox_publish_delay_seconds',
+    help: 'Time from recording an event to the broker acknowledging it',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
   let server: Server | undefined;
   return {
     registry,
     grpcLatency,
     httpLatency,
+    eventPublished(event) {
+      published.inc({ event: event.type });
+      publishDelay.observe(event.delaySeconds);
+    },
+    observeConsumers(pending, parked) {
+      const perConsumer = (name: string, help: string, read: () => Promise<Record<string, number>>) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['consumer'] as const,
+          registers: [registry],
+          async collect() {
+            // A broker or database outage leaves the last values.
+            const values = await read().catch(() => undefined);
+            for (const [consumer, value] of Object.entries(values ?? {})) this.set({ consumer }, value);
+          },
+        });
+      perConsumer('events_consumer_pending_messages', 'Messages not yet acknowledged by a durable consumer (its lag)', pending);
+      perConsumer('events_parked_messages', 'Events a consumer parked after its delivery limit (parked_event)', parked);
+    },
+    counter(name, help, labelNames) {
+      return new Counter({ name, help, labelNames, registers: [registry] });
+    },
     observeDependencies(details, outbox) {
       new Gauge({
         name: 'dependency_up',
@@ -91,3 +140,4 @@ export function createMetrics(service: string): Metrics {
     close: () => new Promise((resolve) => (server ? server.close(() => resolve()) : resolve())),
   };
 }
+

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, RuntimeConfigSchema, type RuntimeConfig } from
 import { createLogger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { runBounded } from './bounded';
+import { startTracing, type Tracing } from '@storefront/telemetry';
 
 export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
@@ -29,6 +30,8 @@ export interface AppRuntime<C> {
   logger: Logger;
   metrics: Metrics;
   transport: EventTransport;
+  /** Spans of this app, exported over OTLP; undefined when OTEL_EXPORTER_OTLP_ENDPOINT is unset (no hook installed). */
+  tracing?: Tracing;
   /** Registers a shutdown step; steps run in reverse order of registration. */
   onShutdown(task: () => Promise<void>): void;
   /** Serves `/metrics` on METRICS_PORT (-1: off); resolves to the bound port or -1. */
@@ -68,7 +71,9 @@ export async function startRuntime<S extends TObject>(
 
   const logger = options.logger ?? createLogger(spec.name, config.LOG_LEVEL);
   const metrics = createMetrics(spec.name);
-  const cleanups: Array<() => Promise<void>> = [() => metrics.close()];
+  const tracing = await startTracing(spec.name, config);
+  // Tracing closes last: the spans of the shutdown itself are exported too.
+  const cleanups: Array<() => Promise<void>> = [...(tracing ? [() => tracing.close()] : []), () => metrics.close()];
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -83,6 +88,7 @@ export async function startRuntime<S extends TObject>(
     logger,
     metrics,
     transport,
+    tracing,
     onShutdown: (task) => void cleanups.push(task),
     serveMetrics: () => (config.METRICS_PORT >= 0 ? metrics.serve(config.METRICS_PORT) : Promise.resolve(-1)),
     close,

@@ -6,6 +6,7 @@ import type { Database, SqlMigration } from '@storefront/persistence';
 import type { EventHandler, EventTransport, EventType } from '@storefront/events';
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config';
+import type { Metrics } from './metrics';
 
 type UnaryHandler<M> = M extends {
   requestDeserialize: (bytes: Buffer) => infer Req;
@@ -24,6 +25,8 @@ export interface ServiceContext<C = object> {
   logger: Logger;
   db: Database;
   transport: EventTransport;
+  /** This service's Prometheus registry (`metrics.counter(...)` for business figures). */
+  metrics: Metrics;
   addGrpcService<D extends GrpcServiceDefinition>(definition: D, handlers: ServiceHandlers<D>): void;
   /** Registers a durable, idempotent event consumer (started after migrations). */
   consume<T>(consumer: string, event: EventType<T>, handler: EventHandler<T>): void;

@@ -1,8 +1,9 @@
 import { Server, ServerCredentials, type ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
 import { Type, type TObject } from 'typebox';
 import { openDatabase, type Database } from '@storefront/persistence';
-import { consumeEvent, OutboxRelay, type StopConsuming } from '@storefront/events';
+import { consumeEvent, durableName, OutboxRelay, parkedEventCounts, type StopConsuming } from '@storefront/events';
 import { openChannel, type Channel } from '@storefront/grpc-client';
+import { traceQueries } from '@storefront/telemetry';
 import { BaseConfigSchema, type BaseConfig } from './config';
 import { startRuntime, type RuntimeOptions } from './runtime';
 import { HealthReporter } from './health';
@@ -44,7 +45,7 @@ export async function startService<S extends TObject>(
     options,
   );
   const config = runtime.config as BaseConfig & Record<string, unknown>;
-  const { logger, metrics, transport } = runtime;
+  const { logger, metrics, transport, tracing } = runtime;
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) await runBounded(cleanup, config.SHUTDOWN_TIMEOUT_MS, logger);
@@ -60,6 +61,7 @@ export async function startService<S extends TObject>(
       poolSize: config.DB_POOL_SIZE,
       createDatabase: config.DATABASE_CREATE,
       preparedStatements: config.DB_PREPARED_STATEMENTS,
+      onClient: tracing ? traceQueries(tracing, definition.name) : undefined,
       onConnectionError: (err) =>
         logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost; reconnecting on next use'),
     });
@@ -80,6 +82,7 @@ export async function startService<S extends TObject>(
     health.addTo(server);
 
     const consumers: Array<() => Promise<StopConsuming>> = [];
+    const consumerNames: string[] = [];
     const readyTasks: Array<() => Promise<void>> = [];
     const channels: Channel[] = [];
     const ctx: ServiceContext<Record<string, unknown>> = {
@@ -88,11 +91,13 @@ export async function startService<S extends TObject>(
       logger,
       db,
       transport,
+      metrics,
       addGrpcService(def: GrpcServiceDefinition, handlers) {
-        server.addService(def, adaptHandlers(def, handlers, logger, metrics.grpcLatency));
+        server.addService(def, adaptHandlers(def, handlers, logger, metrics.grpcLatency, tracing));
         health.register(serviceNameOf(def));
       },
       consume(consumer, event, handler) {
+        consumerNames.push(consumer);
         consumers.push(() =>
           consumeEvent({
             orm: db.orm,
@@ -103,11 +108,12 @@ export async function startService<S extends TObject>(
             event,
             handler,
             maxDeliver: config.EVENTS_MAX_DELIVER,
+            tracing,
           }),
         );
       },
       connect(serviceName, address) {
-        const channel = openChannel(serviceName, address, config.SERVICE_GRPC_DEADLINE_MS);
+        const channel = openChannel(serviceName, address, config.SERVICE_GRPC_DEADLINE_MS, tracing);
         channels.push(channel);
         return channel;
       },
@@ -120,10 +126,21 @@ export async function startService<S extends TObject>(
     for (const task of readyTasks) await task();
     const relay = new OutboxRelay(db.orm, definition.name, transport, logger, {
       maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      tracing,
+      onPublished: (event) => metrics.eventPublished(event),
     });
     relay.start();
     metrics.observeDependencies(() => health.details, () => relay.stats());
     cleanups.push(() => relay.stop());
+    if (consumerNames.length) {
+      metrics.observeConsumers(
+        async () => {
+          const lags = await Promise.all(consumerNames.map((c) => transport.pendingFor(durableName(c)).catch(() => undefined)));
+          return Object.fromEntries(consumerNames.flatMap((c, i) => (lags[i] === undefined ? [] : [[c, lags[i]]])));
+        },
+        async () => ({ ...Object.fromEntries(consumerNames.map((c) => [c, 0])), ...(await parkedEventCounts(db.orm, definition.name)) }),
+      );
+    }
     const stops = await Promise.all(consumers.map((start) => start()));
 
     const grpcPort = await new Promise<number>((resolve, reject) =>

@@ -2,10 +2,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, unauthorized } from '@storefront/errors';
 import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
-import { newTraceparent } from '@storefront/events';
 import type { customers } from '@storefront/proto';
 import type { CustomersClients } from '../clients';
 import { PrincipalCache } from './principal-cache';
+import { requestTraceparent } from '../http/tracing';
 import { Nonces } from './nonce';
 import { SESSION_COOKIE, SessionCookies, sessionIdOf } from './session-cookie';
 
@@ -28,8 +28,6 @@ export interface CallerResolverOptions {
   requireHttpsForBasic: boolean;
 }
 
-const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
-
 /**
  * Resolves the caller of every request: HTTP Basic with an application
  * password, or the session cookie plus a valid `X-Platform-Nonce` (a cookie
@@ -39,10 +37,9 @@ export function installCallerResolution(app: FastifyInstance, options: CallerRes
   app.decorateRequest('caller', null as unknown as CallerContext);
   app.decorateRequest('sessionToken', undefined);
   app.addHook('onRequest', async (request) => {
-    const incoming = request.headers.traceparent;
     request.caller = {
       ...anonymousCaller(request.id, request.ip),
-      traceparent: typeof incoming === 'string' && TRACEPARENT.test(incoming) ? incoming : newTraceparent(),
+      traceparent: requestTraceparent(request),
       idempotencyKey: headerValue(request, 'idempotency-key'),
     };
     const principal = await resolvePrincipal(request, options);

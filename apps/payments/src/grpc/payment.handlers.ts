@@ -1,10 +1,14 @@
 import type { payments } from '@storefront/proto';
 import type { ServiceHandlers } from '@storefront/service-kit';
+import type { Counter } from 'prom-client';
 import type { PaymentsDomain } from '../domain';
 import { amountToMinor, checkCurrency } from '../domain/payments/amounts';
 import { toGatewaySummary } from './mappers';
 
-export function paymentHandlers(domain: PaymentsDomain): ServiceHandlers<typeof payments.PaymentServiceService> {
+export function paymentHandlers(
+  domain: PaymentsDomain,
+  processed?: Counter<'gateway' | 'outcome'>,
+): ServiceHandlers<typeof payments.PaymentServiceService> {
   return {
     async listAvailableGateways(req) {
       const amountMinor = req.amount ? amountToMinor(req.amount, req.currency ? checkCurrency(req.currency) : 'USD') : undefined;
@@ -12,7 +16,10 @@ export function paymentHandlers(domain: PaymentsDomain): ServiceHandlers<typeof 
       return { gateways: views.map(toGatewaySummary) };
     },
     async processPayment(req, caller) {
-      return domain.payments.process(req, caller);
+      const result = await domain.payments.process(req, caller);
+      // A replay (same idempotency key) is the same attempt: counted once.
+      if (!result.replayed) processed?.inc({ gateway: req.gatewayId, outcome: result.outcome });
+      return result;
     },
     async createIntent(req) {
       const intent = await domain.payments.createIntent(req);

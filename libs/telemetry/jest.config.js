@@ -1,0 +1,2 @@
+import { projectConfig } from '../../jest.preset.js';
+export default projectConfig('telemetry');
