@@ -75,6 +75,10 @@ export interface ProdStack {
   restart(app: AppName, index?: number, env?: Record<string, string>): Promise<AppProcess>;
   /** Where the logs are. */
   logDir: string;
+  /** Each service's database URL. */
+  databases: Record<ServiceName, string>;
+  /** The isolated JetStream stream and subject prefix. */
+  events: { stream: string; subjectPrefix: string; url: string };
   stop(): Promise<void>;
 }
 
@@ -305,6 +309,8 @@ export async function startProd(options: ProdOptions = {}): Promise<ProdStack> {
       processes,
       get,
       logDir,
+      databases: Object.fromEntries(SERVICES.map((s) => [s, databases[s]!.url])) as Record<ServiceName, string>,
+      events: { stream: events.env.EVENTS_STREAM, subjectPrefix: events.env.EVENTS_SUBJECT_PREFIX, url: events.env.NATS_URL },
       async kill(app, signal = 'SIGKILL', index = 0) {
         const proc = get(app, index);
         proc.child.kill(signal);
@@ -316,7 +322,9 @@ export async function startProd(options: ProdOptions = {}): Promise<ProdStack> {
       },
       async stop() {
         await stop();
-        rmSync(logDir, { recursive: true, force: true });
+        // PROD_KEEP_LOGS=1 keeps every process's log for a look after the run.
+        if (process.env.PROD_KEEP_LOGS === '1') process.stderr.write(`production-shape logs kept in ${logDir}\n`);
+        else rmSync(logDir, { recursive: true, force: true });
       },
     };
   } catch (err) {

@@ -28,7 +28,12 @@ const ACTION_CARD = { card_number: '4000000000003220', exp_month: 12, exp_year: 
 const RECOVERY_MS = 5000;
 
 beforeAll(async () => {
-  stack = await startProd({ log: (line) => process.stdout.write(`[prod] ${line}\n`) });
+  stack = await startProd({
+    log: (line) => process.stdout.write(`[prod] ${line}\n`),
+    // One production-cost scrypt hash (128 MiB, ~0.3 s idle) took over the 5 s gRPC
+    // deadline on a loaded 2-core machine; a lower cost keeps the login path the same.
+    appEnv: { customers: { SCRYPT_COST: '16384' } },
+  });
   admin = new Shopper(stack.url);
   await admin.login(ADMIN.login, ADMIN.password);
 }, 900_000);
@@ -114,7 +119,8 @@ describe('production shape: every app its own process', () => {
     // Routes of the other services keep working.
     expectStatus(await customer.get('/shop/v1/me/orders'), 200, 'me/orders while catalog is down');
     expectStatus(await customer.get('/shop/v1/me'), 200, 'me while catalog is down');
-    expectStatus(await guest.get('/shop/v1/readyz'), [200, 503], 'readyz');
+    const ready = expectStatus(await guest.get('/readyz'), 200, 'readyz while catalog is down');
+    expect(ready.body.status).toBe('degraded');
 
     const restarted = await stack.restart('catalog');
     let recoveredAt = 0;
