@@ -30,7 +30,7 @@ export const ADMIN = { login: 'admin', password: `admin-${randomBytes(6).toStrin
  * 32-64 MB per semi-space, and an old-space cap that makes V8 collect before
  * RSS passes the container's budget. See docs/capacity.md (Memory).
  */
-export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --max-semi-space-size=4 --max-old-space-size=96';
+export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --max-semi-space-size=4 --max-old-space-size=128';
 
 export interface ProdOptions {
   /** Extra environment for every app (after the defaults). */
@@ -228,6 +228,9 @@ export async function startProd(options: ProdOptions = {}): Promise<ProdStack> {
       ...events.env,
       SHOP_ADDONS: 'subscriptions,embed,card,bogo',
       SHOP_SITE_URL: `http://127.0.0.1:${gatewayPort}`,
+      // Each service opens up to DB_POOL_SIZE + half of it (hot-read pool) connections; at the
+      // production 10 the eight processes alone can take 105 of a shared server's 100.
+      DB_POOL_SIZE: '4',
       ...addresses,
       ...options.env,
     };
