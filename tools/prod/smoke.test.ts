@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ADMIN, startProd, type ProdStack } from './launcher';
+import { ADMIN, memoryOf, startProd, type ProdStack } from './launcher';
 import { expectStatus, Shopper } from './shop-http';
 
 // The production shape, black box: the bundles the Dockerfile builds, each app
@@ -39,6 +39,9 @@ beforeAll(async () => {
   await admin.login(ADMIN.login, ADMIN.password);
 }, 900_000);
 afterAll(async () => {
+  // Reported, not asserted: memory figures belong to tools/prod/measure.ts (docs/capacity.md).
+  const rss = stack?.processes.filter((p) => p.child.exitCode === null).map((p) => `${p.app} ${memoryOf(p.child.pid!).rss}/${memoryOf(p.child.pid!).peak} MB`);
+  if (rss) process.stdout.write(`[prod] RSS now/peak: ${rss.join(', ')}\n`);
   await stack?.stop();
 }, 120_000);
 
