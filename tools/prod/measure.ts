@@ -96,6 +96,23 @@ async function natsStream(url: string, stream: string) {
   }
 }
 
+/** gRPC calls a service process has served (its Prometheus histogram's counts): shows how round robin spread them. */
+async function grpcCalls(stack: ProdStack): Promise<Record<string, number>> {
+  const entries = await Promise.all(
+    stack.processes
+      .filter((p) => p.app !== 'gateway')
+      .map(async (p) => {
+        const text = await fetch(`http://127.0.0.1:${p.metricsPort}/metrics`).then((r) => r.text(), () => '');
+        const calls = text
+          .split('\n')
+          .filter((line) => line.startsWith('grpc_server_handling_seconds_count') && !line.includes('grpc.health'))
+          .reduce((n, line) => n + Number(line.split(' ').pop()), 0);
+        return [`${p.app}#${p.index}`, calls] as const;
+      }),
+  );
+  return Object.fromEntries(entries);
+}
+
 function cpuOfAll(stack: ProdStack): Record<string, number> {
   return Object.fromEntries(stack.processes.map((p) => [`${p.app}#${p.index}`, cpuMs(p.child.pid!)]));
 }
@@ -145,6 +162,7 @@ async function main(): Promise<void> {
 
     if (phases.includes('read')) {
       const before = cpuOfAll(stack);
+      const callsBefore = await grpcCalls(stack);
       const cannons: Cannon[] = [
         { name: 'products list (guest)', path: '/shop/v1/shop_product?per_page=10', connections: 8 },
         { name: 'product (guest)', path: `/shop/v1/shop_product/${products[3].id}`, connections: 4 },
@@ -156,7 +174,8 @@ async function main(): Promise<void> {
       const results = await Promise.all(cannons.map((c) => autocannon(stack.gatewayUrls, c, seconds)));
       const cpu = diff(cpuOfAll(stack), before);
       const total = results.reduce((n, r) => n + r.requests, 0);
-      report.read = { results, totalRequests: total, rps: Math.round(total / seconds), cpuMs: cpu, cpuMsPerRequest: perUnit(cpu, total) };
+      const calls = diff(await grpcCalls(stack), callsBefore);
+      report.read = { grpcCalls: calls, results, totalRequests: total, rps: Math.round(total / seconds), cpuMs: cpu, cpuMsPerRequest: perUnit(cpu, total) };
     }
 
     if (phases.includes('orders')) {
