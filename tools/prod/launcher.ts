@@ -280,6 +280,10 @@ export async function startProd(options: ProdOptions = {}): Promise<ProdStack> {
       const child = spawn(process.execPath, [bundlePath(app)], { cwd: join(ROOT, 'dist/apps', app), env, stdio: ['ignore', fd, fd] });
       closeSync(fd);
       const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      // A launcher that dies without stop() (an uncaught error) must not leave its apps running.
+      const orphanGuard = () => child.kill('SIGKILL');
+      process.once('exit', orphanGuard);
+      void exited.then(() => process.off('exit', orphanGuard));
       const proc: AppProcess = { app, index, port, metricsPort, child, logFile, readyAt: 0, exited };
       return proc;
     };
