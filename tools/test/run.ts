@@ -4,6 +4,7 @@
 //   static    typecheck + lint (module boundaries) of every Nx project
 //   deploy    docker-compose / kustomize manifests validate offline
 //   jest      unit, integration (real Postgres, NATS, gRPC) and end-to-end tests
+//   prod      production-shape smoke test: bundles, one process per app, migrate command, kill/restart
 // `npm test -- --only=jest` runs one step; arguments after `--` go to Jest.
 import { spawnSync } from 'node:child_process';
 
@@ -18,6 +19,8 @@ const steps: Array<[name: string, command: string[]]> = [
   ['static', ['npx', 'nx', 'run-many', '-t', 'typecheck', 'lint', '--outputStyle=static', '--parallel=2']],
   ['deploy', ['node', '--import', 'tsx', 'tools/deploy/validate.ts']],
   ['jest', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=2', ...passThrough]],
+  // Alone after the other tests: it runs eight processes and times a restart.
+  ['prod', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'tools/prod/jest.config.js']],
 ];
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NODE_NO_WARNINGS: '1' };
