@@ -25,12 +25,12 @@ export const APPS: AppName[] = [...SERVICES, 'gateway'];
 export const ADMIN = { login: 'admin', password: `admin-${randomBytes(6).toString('hex')}` };
 
 /**
- * Node flags every production process gets (the image's NODE_OPTIONS plus the
- * heap bounds): a 16 MB young generation instead of V8's default growth to
+ * Node flags every production process gets: the image's NODE_OPTIONS
+ * (deploy/docker/Dockerfile, with MALLOC_ARENA_MAX=2): a 16 MB young generation instead of V8's default growth to
  * 32-64 MB per semi-space, and an old-space cap that makes V8 collect before
  * RSS passes the container's budget. See docs/capacity.md (Memory).
  */
-export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --max-semi-space-size=4 --max-old-space-size=128';
+export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --max-semi-space-size=4 --max-old-space-size=192';
 
 export interface ProdOptions {
   /** Extra environment for every app (after the defaults). */
@@ -224,6 +224,7 @@ export async function startProd(options: ProdOptions = {}): Promise<ProdStack> {
     const shared: Record<string, string> = {
       NODE_ENV: 'production',
       NODE_OPTIONS: nodeOptions,
+      MALLOC_ARENA_MAX: '2',
       LOG_LEVEL: 'info',
       ...events.env,
       SHOP_ADDONS: 'subscriptions,embed,card,bogo',

@@ -5,7 +5,7 @@ import { CustomerEvents } from '@storefront/domain-events';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields, type MetaFieldRow } from '../persistence/entities';
 import { EMPTY_ADDRESS, loginsLike } from '../persistence/users.repository';
-import { hashPassword } from './passwords';
+import { hashPassword, scryptParams } from './passwords';
 import type { CustomersDeps } from './deps';
 
 export interface NewAccount {
@@ -29,7 +29,7 @@ export async function insertAccount(em: EntityManager, deps: CustomersDeps, acco
   const user = em.create(User, {
     login: account.login,
     email: account.email,
-    passwordHash: await hashPassword(account.password, deps.config.SCRYPT_COST),
+    passwordHash: await hashPassword(account.password, scryptParams(deps.config)),
     firstName: first,
     lastName: last,
     displayName: account.displayName?.trim() || [first, last].filter(Boolean).join(' ') || account.login,

@@ -13,7 +13,7 @@ import {
 } from '../persistence/users.repository';
 import { insertAccount, recordCustomerCreated } from './accounts';
 import { applyMetaUpdates, type MetaUpdate } from './meta';
-import { hashPassword } from './passwords';
+import { hashPassword, scryptParams } from './passwords';
 import { CUSTOMER_ROLE, isKnownRole } from '@storefront/access';
 import { Sessions } from './sessions';
 import { requireEmail } from './validation';
@@ -118,7 +118,7 @@ export class CustomerAdmin {
         user.email = email;
       }
       if (fields.password) {
-        user.passwordHash = await hashPassword(fields.password, this.deps.config.SCRYPT_COST);
+        user.passwordHash = await hashPassword(fields.password, scryptParams(this.deps.config));
         await this.sessions.endAllOf(em, id);
       }
       if (fields.firstName !== undefined) user.firstName = fields.firstName.trim();

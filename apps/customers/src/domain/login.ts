@@ -1,6 +1,6 @@
 import { unauthorized } from '@storefront/errors';
 import { findUserByIdentifier, updatePasswordHash } from '../persistence/users.repository';
-import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { decoyHash, hashPassword, needsRehash, verifyPassword, scryptParams } from './passwords';
 import { principalOf, type Principal } from './principal';
 import { credentialLimits, FailureRateLimiter } from './rate-limiter';
 import { defaultRedirect, safeRedirect } from './redirects';
@@ -55,7 +55,7 @@ export class LoginService {
     }
 
     // Hashes made with a cost below today's setting are upgraded while the password is at hand.
-    const rehashed = needsRehash(user.passwordHash, config.SCRYPT_COST) ? await hashPassword(input.password, config.SCRYPT_COST) : undefined;
+    const rehashed = needsRehash(user.passwordHash, scryptParams(config)) ? await hashPassword(input.password, scryptParams(config)) : undefined;
     return em.transactional(async (tx) => {
       await attempt.succeeded(tx);
       await this.limiter.reset(tx, accountScope);
@@ -68,7 +68,7 @@ export class LoginService {
   }
 
   private decoyHash(): Promise<string> {
-    this.decoy ??= decoyHash(this.deps.config.SCRYPT_COST);
+    this.decoy ??= decoyHash(scryptParams(this.deps.config));
     return this.decoy;
   }
 }

@@ -5,7 +5,7 @@ import { CustomerEvents } from '@storefront/domain-events';
 import { PasswordResetKey, User } from '../persistence/entities';
 import { findUserByIdentifier } from '../persistence/users.repository';
 import { claimResetRequests, consumeResetKey, enqueueResetRequest } from '../persistence/password-reset.repository';
-import { hashPassword, keyedHash, randomSecret } from './passwords';
+import { hashPassword, keyedHash, randomSecret, scryptParams } from './passwords';
 import { FailureRateLimiter } from './rate-limiter';
 import { readSiteOptions } from './site-options';
 import { Sessions } from './sessions';
@@ -110,7 +110,7 @@ export class PasswordResetService {
     const user = await findUserByIdentifier(this.deps.db.em(), login);
     if (!user) throw invalid();
     // The slow hash before the transaction: nothing stays locked while it runs.
-    const passwordHash = await hashPassword(password, this.deps.config.SCRYPT_COST);
+    const passwordHash = await hashPassword(password, scryptParams(this.deps.config));
     return this.deps.db.em().transactional(async (em) => {
       const now = this.deps.now();
       if (!(await consumeResetKey(em, user.id, keyedHash(this.deps.pepper, key), now))) throw invalid();

@@ -2,38 +2,62 @@ import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const KEY_LENGTH = 32;
 
-function scryptAsync(password: string, salt: Buffer, cost: number): Promise<Buffer> {
+const BLOCK_SIZE = 8;
+
+/**
+ * scrypt's work is N x p while its memory is 128 x r x N bytes: OWASP lists
+ * N=2^17,p=1 and N=2^14,p=5 as equivalent; the second needs 16 MiB per hash
+ * instead of 128, which is what keeps the customers process small under a
+ * burst of logins.
+ */
+export interface ScryptCost {
+  /** CPU/memory cost N (a power of two). */
+  cost: number;
+  parallelism: number;
+}
+
+function scryptAsync(password: string, salt: Buffer, { cost, parallelism }: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEY_LENGTH, { N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password,
+      salt,
+      KEY_LENGTH,
+      { N: cost, r: BLOCK_SIZE, p: parallelism, maxmem: 128 * BLOCK_SIZE * cost + 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     ),
   );
 }
 
 /** Account passwords: scrypt with a random salt, stored as `scrypt$N$r$p$salt$hash`. */
-export async function hashPassword(password: string, cost: number): Promise<string> {
+export async function hashPassword(password: string, params: ScryptCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, cost);
-  return `scrypt$${cost}$8$1$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scryptAsync(password, salt, params);
+  return `scrypt$${params.cost}$${BLOCK_SIZE}$${params.parallelism}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+function storedParams(stored: string): (ScryptCost & { salt: string; hash: string }) | undefined {
+  const [scheme, cost, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash || Number(r) !== BLOCK_SIZE) return undefined;
+  return { cost: Number(cost), parallelism: Number(p) || 1, salt, hash };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, cost, , , salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(cost));
+  const params = storedParams(stored);
+  if (!params) return false;
+  const expected = Buffer.from(params.hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(params.salt, 'base64'), params);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** True when `stored` was made with a lower scrypt cost than `cost` (or another scheme): rehash on next login. */
-export function needsRehash(stored: string, cost: number): boolean {
-  const [scheme, storedCost] = stored.split('$');
-  return scheme !== 'scrypt' || Number(storedCost) < cost;
+/** True when `stored` differs from the configured parameters (or is another scheme): rehash on next login. */
+export function needsRehash(stored: string, params: ScryptCost): boolean {
+  const current = storedParams(stored);
+  return !current || current.cost !== params.cost || current.parallelism !== params.parallelism;
 }
 
 /** A hash to compare against when the account does not exist, so both paths cost the same. */
-export function decoyHash(cost: number): Promise<string> {
-  return hashPassword(randomBytes(12).toString('hex'), cost);
+export function decoyHash(params: ScryptCost): Promise<string> {
+  return hashPassword(randomBytes(12).toString('hex'), params);
 }
 
 /** Keyed hash (HMAC-SHA-256) for high-entropy secrets: application passwords, reset keys, session tokens. */
@@ -63,4 +87,9 @@ export function randomSecret(length: number): string {
 /** An opaque token (session ids): 32 random bytes, base64url. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** The configured scrypt parameters. */
+export function scryptParams(config: { SCRYPT_COST: number; SCRYPT_PARALLELISM: number }): ScryptCost {
+  return { cost: config.SCRYPT_COST, parallelism: config.SCRYPT_PARALLELISM };
 }

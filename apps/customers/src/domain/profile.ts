@@ -5,7 +5,7 @@ import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events';
 import { ErasureRequest, User, type AddressFields } from '../persistence/entities';
 import { emailInUse, readUserById } from '../persistence/users.repository';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword, scryptParams } from './passwords';
 import { Sessions } from './sessions';
 import { dashboardMenu, type MenuItem } from './menu';
 import { readSiteOptions } from './site-options';
@@ -103,7 +103,7 @@ export class ProfileService {
     // A wrong current password counts like a failed login (same limits, same atomic check).
     const limiter = new FailureRateLimiter(config.LOGIN_FAILURE_WINDOW_SECONDS, config.LOGIN_RATE_LIMIT_ENABLED);
     const attempt = await limiter.admit(this.deps.db.em(), credentialLimits(config, String(userId), clientIp), this.deps.now());
-    const nextHash = await hashPassword(next, config.SCRYPT_COST);
+    const nextHash = await hashPassword(next, scryptParams(config));
     await this.change(userId, async (em, user) => {
       if (!(await verifyPassword(current, user.passwordHash))) {
         throw badRequest('shop_rest_bad_password', 'The current password is incorrect.');
