@@ -9,7 +9,6 @@ export const CartConfigSchema = Type.Object({
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   ORDERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** Deadline of each call to another service. */
-  CART_GRPC_DEADLINE_MS: Type.Integer({ minimum: 50, default: 8000 }),
   /** Keys the hashes under which guest cart tokens are stored; required in production. */
   CART_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** Guest carts untouched this long are deleted. */

@@ -62,7 +62,7 @@ beforeAll(async () => {
     proxy.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
   );
 
-  // The stack's own cart instance, re-pointed at the proxy with a short deadline (its database, events, peers).
+  // The stack's own cart instance, re-pointed at the proxy with a 5 s service deadline (its database, events, peers).
   const base = service('cart').config as unknown as Record<string, unknown>;
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(base)) if (['string', 'number', 'boolean'].includes(typeof v)) env[k] = String(v);
@@ -73,7 +73,8 @@ beforeAll(async () => {
       GRPC_PORT: '0',
       METRICS_PORT: '-1',
       PAYMENTS_GRPC_ADDR: `127.0.0.1:${port}`,
-      CART_GRPC_DEADLINE_MS: '1500',
+      // Calls to payments (through the holding proxy) give up after 5 s; the test's own call allows 30.
+      SERVICE_GRPC_DEADLINE_MS: '5000',
       CHECKOUT_RECOVERY_SECONDS: '0',
     },
     logger: silentLogger(),

@@ -41,7 +41,6 @@ export async function startStack(
         // taken ran past 5 s); tests about deadlines set their own.
         GRPC_DEADLINE_MS: '30000',
         SERVICE_GRPC_DEADLINE_MS: '30000',
-        CART_GRPC_DEADLINE_MS: '30000',
         SHOP_ADMIN_USER: ADMIN.login,
         SHOP_ADMIN_PASSWORD: ADMIN.password,
         SHOP_ADMIN_EMAIL: ADMIN.email,
