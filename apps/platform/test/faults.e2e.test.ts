@@ -22,6 +22,7 @@ import { expectError, ShopClient } from './support/client';
 // Postgres connections are terminated only for this test's databases.
 
 const RECOVERY_MS = 5000;
+const OUTAGE_MS = 15_000;
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
 let stack: Platform;
@@ -202,7 +203,7 @@ describe('fault tolerance on real processes', () => {
     expect(published).toBeLessThan(RECOVERY_MS);
   });
 
-  it('answers 503 only on the routes of a stopped service and recovers within 5 s of its restart', async () => {
+  it('answers 503 only on the routes of a service stopped for 15 s, and recovers within 5 s of its restart', async () => {
     const index = stack.services.findIndex((s) => s.name === 'catalog');
     const catalog = stack.services[index];
     const port = catalog.grpcPort;
@@ -218,6 +219,14 @@ describe('fault tolerance on real processes', () => {
     const ready = await guest().get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.down).toEqual(['catalog']);
+    // A long outage: 15 s of failing calls is where grpc-js's default reconnect backoff
+    // (1 s x 1.6^n, up to 120 s) would already wait over 5 s before its next try; the
+    // bounded backoff (libs/grpc-client) keeps retrying every 2 s at most.
+    const outageEnds = Date.now() + OUTAGE_MS;
+    while (Date.now() < outageEnds) {
+      expectError(await guest().get('/shop/v1/shop_product'), 503, 'shop_service_unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
 
     const definition = PLATFORM_SERVICES.find((s) => s.definition.name === 'catalog')!.definition;
     const restarted: RunningService = await startService(definition, {
