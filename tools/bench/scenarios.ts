@@ -22,9 +22,8 @@ async function call(url: string, init: RequestInit = {}, attempts = 5) {
 export async function prepareScenarios(base: string, adminPassword: string, productIds: number[], placeCarts = 1500): Promise<Scenarios> {
   const json = { 'content-type': 'application/json' };
   const loginBody = JSON.stringify({ username: 'admin', password: adminPassword });
-  // On a busy machine the first scrypt logins can outlast the gateway's deadline: try again.
-  const signIn = () => call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
-  const login = await signIn().catch(signIn).catch(signIn).catch(signIn);
+  // On a busy machine the first scrypt logins can outlast the gateway's deadline (503): `call` retries.
+  const login = await call(`${base}/shop/v1/auth/login`, { method: 'POST', headers: json, body: loginBody });
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
   const session = { cookie, 'x-platform-nonce': login.headers.get('x-platform-nonce')! };
   const created = await call(`${base}/platform/v1/users/me/application-passwords`, {

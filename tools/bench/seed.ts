@@ -10,19 +10,16 @@ export async function adminCaller(platform: Platform, password: string): Promise
   // scrypt on a busy machine can outlast the default 5 s deadline.
   const channel = openChannel('customers', address(platform, 'customers'), 60_000);
   const auth = bindClient(channel, customers.AuthServiceService);
-  // A busy machine (other databases being created) can make the first connections time out: try again.
-  const login = () => auth.login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'));
-  let attempt = 0;
-  const retried = (): ReturnType<typeof login> =>
-    login().catch((err) => (++attempt < 6 ? new Promise((r) => setTimeout(r, 2000)).then(retried) : Promise.reject(err)));
-  const { principal } = await retried();
-  channel.close();
+  const { principal } = await auth
+    .login({ identifier: 'admin', password, remember: false, redirectTo: '' }, anonymousCaller('bench'))
+    .finally(() => channel.close());
   return { ...anonymousCaller('bench'), userId: principal!.userId, login: principal!.login, roles: principal!.roles, capabilities: principal!.capabilities };
 }
 
 /**
- * A seeding call, retried when the service could not reach its database in
- * time (a busy machine): that failure happens before the transaction starts.
+ * A setup call, retried when the service could not reach its database in
+ * time or did not answer before the deadline (a busy machine; the gRPC
+ * client reports both as 503): those failures happen before anything is written.
  */
 export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
   for (let attempt = 1; ; attempt++) {
