@@ -100,8 +100,9 @@ writeFileSync(
   `${JSON.stringify({ name: `@storefront/${app}-image`, private: true, type: 'module', main: 'main.js', dependencies }, null, 2)}\n`,
 );
 const here = dirname(fileURLToPath(import.meta.url));
-writeFileSync(
-  join(outDir, 'healthcheck.mjs'),
-  readFileSync(join(here, 'healthcheck.mjs'), 'utf8').replace("const KIND = process.env.HEALTHCHECK_KIND ?? 'grpc';", `const KIND = '${healthKind(app)}';`),
-);
+const kindLine = "const KIND = process.env.HEALTHCHECK_KIND ?? 'grpc';";
+const healthcheck = readFileSync(join(here, 'healthcheck.mjs'), 'utf8');
+// The app's probe kind is baked in; a healthcheck.mjs without that line would silently probe gRPC.
+if (!healthcheck.includes(kindLine)) throw new Error(`healthcheck.mjs no longer has the line: ${kindLine}`);
+writeFileSync(join(outDir, 'healthcheck.mjs'), healthcheck.replace(kindLine, `const KIND = '${healthKind(app)}';`));
 console.log(`${outDir}: ${imported.size} direct and ${needed.size - imported.size} transitive packages`);

@@ -129,9 +129,8 @@ async function main(): Promise<void> {
   const stack = await startProd({
     replicas: { gateway: gateways, catalog: catalogs },
     skipBuild: process.argv.includes('--skip-build'),
-    // The production cost (128 MiB, ~0.3 s per hash idle) passes the 5 s gRPC deadline on this
-    // shared machine; its memory is accounted for in docs/capacity.md instead.
-    appEnv: { customers: { SCRYPT_COST: arg('scrypt-cost', '16384') } },
+    // `--scrypt-cost=N` measures another password-hash cost than the production default.
+    ...(arg('scrypt-cost', '') ? { appEnv: { customers: { SCRYPT_COST: arg('scrypt-cost', '') } } } : {}),
     ...(nodeOptions !== undefined ? { nodeOptions } : {}),
     log: (l) => process.stderr.write(`[prod] ${l}\n`),
   });

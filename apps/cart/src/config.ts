@@ -8,7 +8,6 @@ export const CartConfigSchema = Type.Object({
   /** Unset: checkout lists no gateways and cannot place orders (503). */
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   ORDERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
-  /** Deadline of each call to another service. */
   /** Keys the hashes under which guest cart tokens are stored; required in production. */
   CART_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** Guest carts untouched this long are deleted. */

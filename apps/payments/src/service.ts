@@ -36,7 +36,7 @@ export const paymentsService = defineService({
     });
     const processed = ctx.metrics.counter(
       'payments_processed_total',
-      'Payment attempts processed, by gateway and outcome (paid, declined, failed, processing)',
+      'Payment attempts processed, by gateway and outcome (paid, on_hold, requires_action, declined, failed)',
       ['gateway', 'outcome'],
     );
     ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain, processed));

@@ -1,6 +1,6 @@
 import { CustomerEvents } from '@storefront/domain-events';
 import { DomainError } from '@storefront/errors';
-import { bindClient, type CallerContext, type Channel } from '@storefront/grpc-client';
+import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto';
 import type { ServiceContext } from './service-definition';
 
@@ -21,37 +21,46 @@ export interface CachedStoreSettings extends StoreSettings {
 /**
  * The store currency, one source: the customers service's site settings
  * (`SettingsService.GetSiteSettings`), cached for `ttlMs` and dropped at once
- * when customers publishes `site_settings_updated`. While customers is down a
- * copy already held is served stale; without one, 503 `shop_service_unavailable`.
+ * when customers publishes `site_settings_updated`. A copy already held is
+ * served at once after its TTL and refreshed behind it (so a customers outage
+ * never makes a price read wait for a deadline); without one, or right after
+ * an invalidation, the read waits (falling back to the held copy), and 503
+ * `shop_service_unavailable` if customers cannot answer.
  */
 export function customersStoreSettings(channel: Channel | undefined, ttlMs: number, ctx: Pick<ServiceContext, 'logger' | 'name'>): CachedStoreSettings {
-  const client = channel && bindClient(channel, customers.SettingsServiceService);
-  const caller: CallerContext = { userId: 0, login: '', roles: [], capabilities: [], requestId: ctx.name };
+  const maybeClient = channel && bindClient(channel, customers.SettingsServiceService);
+  const caller = anonymousCaller(ctx.name);
   let value: string | undefined;
   let fetchedAt = 0;
+  let failing = false;
   let pending: Promise<string> | undefined;
+  const refresh = (client: NonNullable<typeof maybeClient>) =>
+    (pending ??= client
+      .getSiteSettings({}, caller)
+      .then(({ settings }) => {
+        value = settings?.currency || STANDALONE_CURRENCY;
+        fetchedAt = Date.now();
+        failing = false;
+        return value;
+      })
+      .catch((err: unknown) => {
+        if (value) {
+          if (!failing) ctx.logger.warn({ err }, 'customers settings unavailable; serving the cached store currency');
+          failing = true;
+          return value;
+        }
+        throw new DomainError('shop_service_unavailable', 503, 'The store settings are unavailable; retry shortly.', {
+          service: 'customers',
+        });
+      })
+      .finally(() => (pending = undefined)));
   return {
     async currency() {
-      if (!client) return STANDALONE_CURRENCY;
-      if (value && Date.now() - fetchedAt < ttlMs) return value;
-      pending ??= client
-        .getSiteSettings({}, caller)
-        .then(({ settings }) => {
-          value = settings?.currency || STANDALONE_CURRENCY;
-          fetchedAt = Date.now();
-          return value;
-        })
-        .catch((err: unknown) => {
-          if (value) {
-            ctx.logger.warn({ err }, 'customers settings unavailable; serving the cached store currency');
-            return value;
-          }
-          throw new DomainError('shop_service_unavailable', 503, 'The store settings are unavailable; retry shortly.', {
-            service: 'customers',
-          });
-        })
-        .finally(() => (pending = undefined));
-      return pending;
+      if (!maybeClient) return STANDALONE_CURRENCY;
+      // None held yet, or just invalidated by a settings change: wait for the fresh value.
+      if (value === undefined || fetchedAt === 0) return refresh(maybeClient);
+      if (Date.now() - fetchedAt >= ttlMs) void refresh(maybeClient);
+      return value;
     },
     invalidate() {
       fetchedAt = 0;

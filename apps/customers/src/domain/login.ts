@@ -54,7 +54,7 @@ export class LoginService {
       throw unauthorized('shop_auth_failed', 'The username or password you entered is incorrect.');
     }
 
-    // Hashes made with a cost below today's setting are upgraded while the password is at hand.
+    // Hashes made with other scrypt parameters than today's are rehashed while the password is at hand.
     const rehashed = needsRehash(user.passwordHash, scryptParams(config)) ? await hashPassword(input.password, scryptParams(config)) : undefined;
     return em.transactional(async (tx) => {
       await attempt.succeeded(tx);

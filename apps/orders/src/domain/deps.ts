@@ -1,6 +1,7 @@
 import type { Database } from '@storefront/persistence';
 import type { OrdersConfig } from '../config';
-import type { CatalogPort, PaymentsPort, QuotePort, StorePort } from './ports';
+import type { StoreSettings } from '@storefront/service-kit';
+import type { CatalogPort, PaymentsPort, QuotePort } from './ports';
 import type { OrderStatus } from './status/order-states';
 
 /** What every domain module of the orders service works with. */
@@ -12,7 +13,8 @@ export interface OrdersDeps {
   catalog?: CatalogPort;
   quotes?: QuotePort;
   payments?: PaymentsPort;
-  store: StorePort;
+  /** customers' store settings (cached): the currency of an order created without one. */
+  store: StoreSettings;
   now: () => Date;
 }
 

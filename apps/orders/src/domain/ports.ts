@@ -63,8 +63,3 @@ export interface PaymentsPort {
   /** The refund id; throws 422 shop_order_refund_unsupported when the gateway cannot refund. */
   refund(request: RefundRequest): Promise<string>;
 }
-
-/** The store settings (customers' site settings, cached): the currency of an order created without one. */
-export interface StorePort {
-  currency(): Promise<string>;
-}

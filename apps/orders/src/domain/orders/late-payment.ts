@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOrder, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor, OrdersDeps } from '../deps';
+import { refundThroughGateway } from './gateway-refund';
 import { recordActivity } from './lifecycle';
 import type { Order } from './order-types';
 
@@ -87,24 +88,16 @@ export class LatePayments {
     });
     if (!claimed) return (await findOrder(this.deps.db.em(), orderId))!;
     const { order, due } = claimed;
-    let error = '';
+    let error: string | undefined;
     try {
-      if (!this.deps.payments || !order.paymentMethod) throw new Error(`The payment method "${order.paymentMethod || 'none'}" cannot refund here.`);
-      await this.deps.payments.refund({
-        orderId: order.id,
-        gatewayId: order.paymentMethod,
-        transactionId: due.transaction_id,
-        amount: order.total,
-        currency: order.currency,
-        reason: due.reason,
-      });
+      await refundThroughGateway(this.deps, order, order.total, due.reason, due.transaction_id);
     } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
+      error = (err instanceof Error ? err.message : String(err)) || 'refund failed';
     }
     return this.deps.db.em().transactional(async (em) => {
       const current = (await findOrder(em, orderId, true))!;
       const now = this.deps.now();
-      if (error) {
+      if (error !== undefined) {
         await updateOrderFields(em, orderId, { metaData: withRefundDue(current, { ...due, state: 'failed', error: error.slice(0, 500) }) }, now);
         recordActivity(em, current, 'error', `Order #${orderId}: refunding its late payment failed; an admin must refund it.`, {
           order_id: orderId,

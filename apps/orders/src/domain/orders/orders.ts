@@ -15,7 +15,7 @@ import {
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound, refundUnsupported } from '../errors';
+import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
   alreadyPaid,
   notPayable,
@@ -29,6 +29,7 @@ import {
   planTransition,
   type OrderStatus,
 } from '../status/order-states';
+import { refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
 import { applyTransition, recordPlaced } from './lifecycle';
 import type {
@@ -438,7 +439,7 @@ export class Orders {
     let refund: { amount: number; reason: string } | undefined;
     if (wantsStatus === 'refunded' && current.status !== 'refunded') {
       refund = { amount: current.total - current.refundedTotal, reason: input.reason };
-      await this.refundThroughGateway(current, refund.amount, input.reason);
+      await refundThroughGateway(this.deps, current, refund.amount, input.reason);
     }
     const priced = input.lineItems.length ? await this.pricing.priceLines(input.lineItems, input.currency ?? current.currency) : [];
     await this.tx(async (em) => {
@@ -468,20 +469,6 @@ export class Orders {
       }
     });
     return this.get(id);
-  }
-
-  private async refundThroughGateway(order: Order, amount: number, reason: string): Promise<void> {
-    const payments = this.deps.payments;
-    if (!payments || !order.paymentMethod) throw refundUnsupported(order.paymentMethod);
-    if (amount <= 0) return;
-    await payments.refund({
-      orderId: order.id,
-      gatewayId: order.paymentMethod,
-      transactionId: order.transactionId,
-      amount,
-      currency: order.currency,
-      reason,
-    });
   }
 
   async delete(id: number): Promise<Order> {
