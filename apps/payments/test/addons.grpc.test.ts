@@ -35,7 +35,7 @@ describe('card addon inactive', () => {
     expect([unsupported.code, unsupported.status]).toEqual(['shop_payment_methods_unsupported', 422]);
     const invalid = await rejection(
       grpc.payments.processPayment(
-        { orderId: 1, orderKey: '', gatewayId: 'test_card', amount: '5.00', currency: 'USD', customerId: 0, paymentPayloadJson: '', idempotencyKey: '', clientIp: '', returnUrl: '', hasSubscription: false, savePaymentMethod: false },
+        { orderId: 1, orderKey: '', gatewayId: 'test_card', amount: '5.00', currency: 'USD', customerId: 0, paymentPayloadJson: '', idempotencyKey: '', clientIp: '', returnUrl: '', hasSubscription: false, savePaymentMethod: false, settleByKey: false },
         guest(),
       ),
     );

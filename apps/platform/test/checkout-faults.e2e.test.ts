@@ -75,7 +75,7 @@ async function interruptedSaga(step: 'pay' | 'redeem') {
      values (?, ?, 'place', null, 0, 0, 'x', 'open', ?, 'cod', ?, ?, ?::jsonb, null, null, ?, ?)`,
     [id, key, step, orderId, orderKey, JSON.stringify(plan), past, past],
   );
-  return { id, orderId };
+  return { id, key, orderId };
 }
 
 async function sagaStatus(id: string): Promise<string> {
@@ -91,6 +91,31 @@ describe('checkout recovery (a cart killed mid-saga)', () => {
     await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
     const order = (await admin.get(`/shop/v1/order/${orderId}`)).body;
     expect(order).toMatchObject({ id: orderId, paid_status: 'paid' });
+    expect(await stockOf()).toBe(before! - 1);
+  }, 60_000);
+
+  it('killed while payments was still charging under its key: the order stays pending until that attempt decides, then completes', async () => {
+    const before = await stockOf();
+    const { id, key, orderId } = await interruptedSaga('pay');
+    // The attempt the killed request started (payments writes it before the gateway runs), with the request's payload.
+    const payments = service('payments').db.em();
+    await payments.execute(
+      `insert into "payments"."payment_attempts" ("id", "order_id", "gateway_id", "amount_minor", "currency", "outcome",
+         "idempotency_key", "fingerprint", "customer_id", "client_ip", "created_at", "updated_at")
+       values (?, ?, 'cod', 1000, 'USD', 'processing', ?, 'fingerprint-of-the-lost-payload', 0, '', now(), now())`,
+      [`pay_${id.slice(0, 8)}`, orderId, key],
+    );
+    // Recovery runs every second: a still-running charge is never compensated or charged again.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(await sagaStatus(id)).toBe('open');
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ status: 'pending_payment' });
+    expect(await stockOf()).toBe(before! - 1);
+
+    await payments.execute(`update "payments"."payment_attempts" set outcome = 'paid', transaction_id = 'cod-late' where idempotency_key = ?`, [key]);
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, paid_status: 'paid', transaction_id: 'cod-late' });
+    const attempts = await payments.execute<{ n: string }[]>(`select count(*) as n from "payments"."payment_attempts" where order_id = ?`, [orderId]);
+    expect(Number(attempts[0].n)).toBe(1);
     expect(await stockOf()).toBe(before! - 1);
   }, 60_000);
 

@@ -151,16 +151,7 @@ export interface PaymentOutcome {
  */
 export const PAYMENT_OUTCOME_UNKNOWN = 'shop_payment_outcome_unknown';
 
-/** An attempt payments recorded for an order (newest first); `processing` while the gateway runs. */
-export interface RecordedAttempt {
-  outcome: string;
-  transactionId: string;
-  declineReason: string;
-}
-
 export interface PaymentsPort {
-  /** The attempts payments holds for an order (to settle a payment whose answer was lost). */
-  attemptsOf(orderId: number, orderKey: string, actor: Actor): Promise<RecordedAttempt[]>;
   availableGateways(input: { amount: string; currency: string; hasSubscription: boolean; customerId: number }, actor: Actor): Promise<GatewayInfo[]>;
   processPayment(
     input: {
@@ -175,6 +166,8 @@ export interface PaymentsPort {
       clientIp: string;
       returnUrl: string;
       hasSubscription: boolean;
+      /** Recovery: the attempt under `idempotencyKey` decides, whatever payload it ran with (none is stored). */
+      settleByKey?: boolean;
     },
     actor: Actor,
   ): Promise<PaymentOutcome>;

@@ -89,6 +89,29 @@ export async function insertCart(
   return rows.length > 0;
 }
 
+/**
+ * A guest's first add: the cart row and its first line in one statement
+ * (revision 1, as a change gives it). Null when a cart with this token hash
+ * or id exists already (a twin request): the caller takes the general path.
+ */
+export async function insertCartWithLine(
+  em: EntityManager,
+  cart: { id: string; tokenHash: string | null; customerId: number | null },
+  line: Omit<LineRecord, 'position'>,
+  now: Date,
+): Promise<CartRecord | null> {
+  const rows = await em.execute(
+    `with cart as (
+       insert into ${T.carts} (id, token_hash, customer_id, fields, coupons, revision, draft_order_id, created_at, updated_at)
+       values (?, ?, ?, '{}', '[]', 1, 0, ?, ?) on conflict do nothing returning id)
+     insert into ${T.lines} (cart_id, item_key, product_id, price_id, variation_id, quantity, position)
+     select id, ?, ?, ?, ?, ?, 1 from cart returning cart_id`,
+    [cart.id, cart.tokenHash, cart.customerId, now, now, line.itemKey, line.productId, line.priceId, line.variationId, line.quantity],
+  );
+  if (!rows.length) return null;
+  return { id: cart.id, customerId: cart.customerId, fields: {}, coupons: [], revision: 1, draftOrderId: 0, lines: [{ ...line, position: 1 }] };
+}
+
 export async function upsertLine(em: EntityManager, cartId: string, line: Omit<LineRecord, 'position'>, add: boolean): Promise<void> {
   await em.execute(
     `insert into ${T.lines} (cart_id, item_key, product_id, price_id, variation_id, quantity, position)

@@ -46,29 +46,25 @@ export async function findCheckoutByKey(em: EntityManager, key: string): Promise
   return toRecord((await em.execute<Row[]>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
 }
 
-/** Inserts the saga row with its first log entry; false when the key exists (a twin request). */
+/** The next log entry of a saga, as a statement reading the saga id from the CTE `saga`. */
+const APPEND_STEP = `insert into ${T.steps} (checkout_id, seq, step, note, at)
+  select saga.id, (select coalesce(max(seq), 0) + 1 from ${T.steps} where checkout_id = saga.id), ?, ?, ? from saga`;
+
+/** Inserts the saga row with its first log entry (one statement); false when the key exists (a twin request). */
 export async function insertCheckout(em: EntityManager, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
   const rows = await em.execute(
-    `insert into ${T.checkouts} (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step,
-       payment_method, order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, null, ?, ?, ?) on conflict do nothing returning id`,
+    `with saga as (
+       insert into ${T.checkouts} (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step,
+         payment_method, order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, null, ?, ?, ?) on conflict do nothing returning id)
+     ${APPEND_STEP} returning checkout_id`,
     [c.id, c.checkoutKey, c.kind, c.cartId, c.cartRevision, c.customerId, c.requestHash, c.status, c.step, c.paymentMethod,
-      c.orderId, c.orderKey, JSON.stringify(c.plan), lockedUntil, now, now],
+      c.orderId, c.orderKey, JSON.stringify(c.plan), lockedUntil, now, now, c.step, '', now],
   );
-  if (!rows.length) return false;
-  await appendStep(em, c.id, c.step, '', now);
-  return true;
+  return rows.length > 0;
 }
 
-async function appendStep(em: EntityManager, id: string, step: string, note: string, now: Date) {
-  await em.execute(
-    `insert into ${T.steps} (checkout_id, seq, step, note, at)
-     values (?, (select coalesce(max(seq), 0) + 1 from ${T.steps} where checkout_id = ?), ?, ?, ?)`,
-    [id, id, step, note.slice(0, 500), now],
-  );
-}
-
-/** Records the next step in the saga log before it runs (and whatever the saga learned so far). */
+/** Records the next step in the saga log before it runs (and whatever the saga learned so far), in one statement. */
 export async function recordStep(
   em: EntityManager,
   id: string,
@@ -77,23 +73,45 @@ export async function recordStep(
   changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string; releaseLease?: boolean } = {},
 ): Promise<void> {
   await em.execute(
-    `update ${T.checkouts} set step = ?, updated_at = ?,
-       order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
-       ${changes.releaseLease ? ', locked_until = null' : ''}
-     where id = ?`,
-    [step, now, changes.orderId ?? null, changes.orderKey ?? null, changes.plan ? JSON.stringify(changes.plan) : null, id],
+    `with saga as (
+       update ${T.checkouts} set step = ?, updated_at = ?,
+         order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
+         ${changes.releaseLease ? ', locked_until = null' : ''}
+       where id = ? returning id)
+     ${APPEND_STEP}`,
+    [step, now, changes.orderId ?? null, changes.orderKey ?? null, changes.plan ? JSON.stringify(changes.plan) : null, id,
+      step, (changes.note ?? '').slice(0, 500), now],
   );
-  await appendStep(em, id, step, changes.note ?? '', now);
 }
 
-export async function finishCheckout(em: EntityManager, id: string, status: CheckoutStatus, outcome: Record<string, unknown>, now: Date) {
-  await em.execute(`update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ? where id = ?`, [
-    status,
-    JSON.stringify(outcome),
-    now,
-    id,
-  ]);
-  await appendStep(em, id, `done:${status}`, '', now);
+/**
+ * Closes a saga with its outcome and, in the same statement, its cart:
+ * `clear` empties it unless it changed since the checkout began (its
+ * revision moved); `bump` gives it a new revision.
+ */
+export async function finishCheckout(
+  em: EntityManager,
+  id: string,
+  status: CheckoutStatus,
+  outcome: Record<string, unknown>,
+  now: Date,
+  cart?: { id: string; revision: number; change: 'clear' | 'bump' },
+): Promise<void> {
+  const ctes = [
+    `saga as (update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ? where id = ? returning id)`,
+    `logged as (${APPEND_STEP})`,
+  ];
+  const params: unknown[] = [status, JSON.stringify(outcome), now, id, `done:${status}`, '', now];
+  let main = 'select 1';
+  if (cart?.change === 'clear') {
+    ctes.push(`emptied as (update "cart"."carts" set coupons = '[]', draft_order_id = 0, updated_at = ? where id = ? and revision = ? returning id)`);
+    params.push(now, cart.id, cart.revision);
+    main = `delete from "cart"."cart_lines" where cart_id in (select id from emptied)`;
+  } else if (cart?.change === 'bump') {
+    main = `update "cart"."carts" set updated_at = ?, revision = revision + 1 where id = ?`;
+    params.push(now, cart.id);
+  }
+  await em.execute(`with ${ctes.join(', ')} ${main}`, params);
 }
 
 /** Moves an expired idempotency key aside so the same key may start a new checkout. */

@@ -5,6 +5,7 @@ import {
   findCartById,
   findCartByTokenForUpdate,
   insertCart,
+  insertCartWithLine,
   lockCart,
   touchCart,
   upsertLine,
@@ -60,16 +61,22 @@ export class Carts {
     // The line is keyed by what the catalog resolved (variation 0 for simple products).
     const key = itemKeyOf(p.priceId, p.variationId);
     lookups = new Map(lookups).set(refKey(p), lookups.get(refKey(ref))!);
-    const already = existing.find((l) => l.itemKey === key)?.quantity ?? 0;
-    const quantity = already + input.quantity;
-    if (quantity > MAX_QUANTITY) throw invalidParams({ quantity: `A line holds at most ${MAX_QUANTITY} units.` });
-    assertStock(p, quantity);
+    const checkQuantity = (held: number) => {
+      if (held + input.quantity > MAX_QUANTITY) throw invalidParams({ quantity: `A line holds at most ${MAX_QUANTITY} units.` });
+      assertStock(p, held + input.quantity);
+    };
+    checkQuantity(existing.find((l) => l.itemKey === key)?.quantity ?? 0);
+    const line = { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity };
     const generation = this.pricer.snapshots.begin();
-    const saved = await this.write(cart.id, async (em, locked) => {
-      if (input.replaceCart) await deleteLines(em, locked.id);
-      await upsertLine(em, locked.id, { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity }, true);
-      return { bump: true };
-    }, insert);
+    const saved =
+      (insert && (await insertCartWithLine(this.deps.db.em(), insert, line, this.deps.now()))) ||
+      (await this.write(cart.id, async (em, locked) => {
+        // Checked again under the lock: a racing add may have raised the line since it was read.
+        if (!input.replaceCart) checkQuantity(locked.lines.find((l) => l.itemKey === key)?.quantity ?? 0);
+        if (input.replaceCart) await deleteLines(em, locked.id);
+        await upsertLine(em, locked.id, line, true);
+        return { bump: true };
+      }, insert));
     const snapshot = await this.pricer.price(saved, actor, { lookups, memoQuote: true });
     this.pricer.remember(saved, actor, snapshot, generation);
     const item = snapshot.lines.find((l) => l.itemKey === key)!;

@@ -1,5 +1,4 @@
 import { DomainError } from '@storefront/errors';
-import { clearPlacedCart, touchCart } from '../../persistence/carts.repository';
 import { finishCheckout, recordStep } from '../../persistence/checkouts.repository';
 import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
@@ -23,20 +22,21 @@ const storedError = (err: DomainError): StoredError => ({ code: err.code, status
 export class CheckoutSaga {
   constructor(private readonly deps: CartDeps) {}
 
+  /** Logs the next step (one statement: the saga row and its log entry). */
   private async step(c: CheckoutRecord, step: string, changes: NonNullable<Parameters<typeof recordStep>[4]> = {}) {
     c.step = step;
-    await this.deps.db.em().transactional((em) => recordStep(em, c.id, step, this.deps.now(), changes));
+    await recordStep(this.deps.db.em(), c.id, step, this.deps.now(), changes);
   }
 
+  /**
+   * Closes the saga and, in the same statement, the cart: emptied after a
+   * placement, or (a failed attempt) given a new revision so the customer's
+   * retry is a new checkout, not a replay.
+   */
   private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
     const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
-    await this.deps.db.em().transactional(async (em) => {
-      await finishCheckout(em, c.id, status, outcome as Record<string, unknown>, this.deps.now());
-      if (!c.cartId) return;
-      if (cartChange === 'clear') await clearPlacedCart(em, c.cartId, c.cartRevision, this.deps.now());
-      // A failed attempt gets a new revision: the customer's retry is a new checkout, not a replay.
-      if (cartChange === 'bump') await touchCart(em, c.cartId, this.deps.now(), { bump: true });
-    });
+    const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange } : undefined;
+    await finishCheckout(this.deps.db.em(), c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
     c.status = status;
     c.outcome = outcome;
     return outcome;
@@ -59,9 +59,10 @@ export class CheckoutSaga {
       }
       return this.compensateAndFail(c, actor, err);
     }
-    await this.step(c, 'redeem', { plan: { ...plan, reserved: true } });
-    plan.reserved = true;
+    plan.reserved = plan.stockLines.length > 0;
+    // Without coupons there is nothing to redeem: the next logged step is the order.
     if (plan.couponCodes.length) {
+      await this.step(c, 'redeem', { plan });
       try {
         await catalog.redeemCoupons({ key: c.checkoutKey, orderId: 0, customerId: plan.customerId, email: plan.email, codes: plan.couponCodes });
         plan.couponsRedeemed = true;
@@ -88,7 +89,7 @@ export class CheckoutSaga {
     return this.pay(c, actor, payloadJson);
   }
 
-  private async pay(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+  private async pay(c: CheckoutRecord, actor: Actor, payloadJson: string, settleByKey = false): Promise<SagaResult> {
     const plan = c.plan;
     let payment: PaymentOutcome;
     try {
@@ -105,6 +106,7 @@ export class CheckoutSaga {
           clientIp: plan.clientIp,
           returnUrl: plan.returnUrl,
           hasSubscription: plan.hasSubscription,
+          settleByKey,
         },
         actor,
       );
@@ -140,28 +142,13 @@ export class CheckoutSaga {
   }
 
   /**
-   * Recovery of the pay step without the request's payload: what payments
-   * recorded for the order decides (it writes an attempt before running the
-   * gateway, so no attempt means no charge started and paying again under the
-   * same idempotency key is safe).
+   * Recovery of the pay step without the request's payload: the attempt
+   * payments holds under this saga's idempotency key decides (payments writes
+   * it before running the gateway, so no attempt means no charge started and
+   * running it now is safe); one still running keeps the order pending.
    */
-  private async settlePayment(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
-    const [latest] = await this.deps.payments!.attemptsOf(c.orderId, c.orderKey, actor);
-    if (!latest) return this.pay(c, actor, '');
-    if (latest.outcome === 'processing') {
-      return this.keepPending(c, new DomainError('shop_payment_in_progress', 409, 'The payment is still running.'));
-    }
-    c.plan.payment = {
-      outcome: latest.outcome,
-      transactionId: latest.transactionId,
-      redirectUrl: '',
-      intentId: '',
-      clientSecret: '',
-      message: latest.declineReason,
-      gatewayTitle: c.plan.gatewayTitle,
-    };
-    await this.step(c, 'record', { plan: c.plan });
-    return this.record(c, actor);
+  private settlePayment(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
+    return this.pay(c, actor, '', true);
   }
 
   private async record(c: CheckoutRecord, actor: Actor): Promise<SagaResult> {
@@ -204,7 +191,7 @@ export class CheckoutSaga {
       currency: plan.currency,
     };
     if (p.outcome === 'requires_action') return this.finish(c, { result: view }, 'none');
-    await this.step(c, 'commit');
+    // No `commit` log entry: a saga resumed at `record` records again (idempotent) and commits.
     if (plan.reserved && plan.stockLines.length) await this.deps.catalog.commitReservation(c.id);
     return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
   }

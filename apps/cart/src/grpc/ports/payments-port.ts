@@ -7,12 +7,7 @@ import { callerOf } from './service-caller';
 /** Payments over gRPC (PaymentService of the buying-path contract). */
 export function paymentsPort(channel: Channel): PaymentsPort {
   const client = bindClient(channel, payments.PaymentServiceService);
-  const records = bindClient(channel, payments.PaymentGatewayServiceService);
   return {
-    async attemptsOf(orderId, orderKey, actor) {
-      const { payment } = await records.getPayment({ orderId, orderKey }, callerOf(actor));
-      return (payment?.attempts ?? []).map((a) => ({ outcome: a.outcome, transactionId: a.transactionId, declineReason: a.declineReason }));
-    },
     async availableGateways(input, actor) {
       const { gateways } = await client.listAvailableGateways(input, callerOf(actor));
       return gateways.map((g) => ({
@@ -40,6 +35,7 @@ export function paymentsPort(channel: Channel): PaymentsPort {
             clientIp: input.clientIp,
             returnUrl: input.returnUrl,
             hasSubscription: input.hasSubscription,
+            settleByKey: input.settleByKey ?? false,
           }),
           callerOf(actor),
         )

@@ -29,6 +29,8 @@ export interface ProcessPaymentInput {
   currency: string;
   customerId: number;
   paymentPayloadJson: string;
+  /** Recovery: replay the attempt under the key whatever its payload (see ProcessPaymentRequest.settle_by_key). */
+  settleByKey?: boolean;
   idempotencyKey: string;
   clientIp: string;
   returnUrl: string;
@@ -113,7 +115,7 @@ export class Payments {
       .digest('hex');
 
     const previous = key ? await attemptByKey(this.deps.db.em(), key) : await paidAttemptOfOrder(this.deps.db.em(), input.orderId);
-    if (previous) return this.replay(previous, fingerprint, Boolean(key), view);
+    if (previous) return this.replay(previous, fingerprint, Boolean(key) && !input.settleByKey, view);
 
     const clientIp = input.clientIp || caller.clientIp || '';
     await this.defence.check(clientIp);

@@ -48,6 +48,12 @@ export interface ProcessPaymentRequest {
   hasSubscription: boolean;
   /** Save the card as a token for the customer (test_card, signed-in customers). */
   savePaymentMethod: boolean;
+  /**
+   * Recovery of a checkout whose request died: replay the attempt made under
+   * `idempotency_key` whatever payload it had (the payload is not stored), or
+   * run the gateway once if no attempt exists under that key.
+   */
+  settleByKey: boolean;
 }
 
 export interface ProcessPaymentResponse {
@@ -422,6 +428,7 @@ function createBaseProcessPaymentRequest(): ProcessPaymentRequest {
     returnUrl: "",
     hasSubscription: false,
     savePaymentMethod: false,
+    settleByKey: false,
   };
 }
 
@@ -462,6 +469,9 @@ export const ProcessPaymentRequest: MessageFns<ProcessPaymentRequest> = {
     }
     if (message.savePaymentMethod !== false) {
       writer.uint32(96).bool(message.savePaymentMethod);
+    }
+    if (message.settleByKey !== false) {
+      writer.uint32(104).bool(message.settleByKey);
     }
     return writer;
   },
@@ -575,6 +585,14 @@ export const ProcessPaymentRequest: MessageFns<ProcessPaymentRequest> = {
             message.savePaymentMethod = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.settleByKey = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -604,6 +622,7 @@ export const ProcessPaymentRequest: MessageFns<ProcessPaymentRequest> = {
     message.returnUrl = object.returnUrl ?? "";
     message.hasSubscription = object.hasSubscription ?? false;
     message.savePaymentMethod = object.savePaymentMethod ?? false;
+    message.settleByKey = object.settleByKey ?? false;
     return message;
   },
 };
