@@ -119,11 +119,11 @@ export async function retireCheckoutKey(em: EntityManager, id: string): Promise<
   await em.execute(`update ${T.checkouts} set checkout_key = left(checkout_key, 27) || ':' || id where id = ?`, [id]);
 }
 
-/** Leases one open saga nobody holds (a retry settling it); false when someone does or it finished. */
-export async function leaseCheckout(em: EntityManager, id: string, now: Date, leaseUntil: Date): Promise<boolean> {
+/** Leases one open saga at `step` that nobody holds (a retry settling it); false when someone does, it moved on or finished. */
+export async function leaseCheckout(em: EntityManager, id: string, step: string, now: Date, leaseUntil: Date): Promise<boolean> {
   const rows = await em.execute(
-    `update ${T.checkouts} set locked_until = ? where id = ? and status = 'open' and (locked_until is null or locked_until < ?) returning id`,
-    [leaseUntil, id, now],
+    `update ${T.checkouts} set locked_until = ? where id = ? and status = 'open' and step = ? and (locked_until is null or locked_until < ?) returning id`,
+    [leaseUntil, id, step, now],
   );
   return rows.length > 0;
 }

@@ -151,7 +151,7 @@ export class PlaceOrder {
     if (c.status === 'open' && c.step === 'pay' && c.orderId) {
       const now = this.deps.now();
       const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
-      if (await this.deps.db.em().transactional((em) => leaseCheckout(em, c.id, now, lease))) {
+      if (await leaseCheckout(this.deps.db.em(), c.id, 'pay', now, lease)) {
         return unwrap(await this.saga.payExisting(c, actor, payloadJson));
       }
     }

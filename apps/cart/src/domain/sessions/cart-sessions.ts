@@ -46,11 +46,8 @@ export class CartSessions {
   constructor(private readonly deps: CartDeps) {}
 
   async resolve(actor: Actor, token: string, create: boolean): Promise<ResolvedCart> {
-    const guestToken = isToken(token) ? token : undefined;
-    if (actor.userId > 0) return this.customerCart(actor.userId, guestToken, create);
-    const session = { token: guestToken ?? newToken(), clear: false };
-    const hash = tokenHash(this.deps.tokenSecret, session.token);
-    const existing = guestToken ? await readCartByToken(this.deps.db.reader, hash) : null;
+    if (actor.userId > 0) return this.customerCart(actor.userId, isToken(token) ? token : undefined, create);
+    const { session, hash, existing } = await this.guestCart(token);
     if (existing || !create) return { cart: existing ?? emptyCart(), session };
     const cart = await this.deps.db.em().transactional(async (em) => {
       await insertCart(em, { id: randomUUID(), tokenHash: hash, customerId: null }, this.deps.now());
@@ -61,18 +58,24 @@ export class CartSessions {
 
   /**
    * `resolve(create)` for a change: a guest without a stored cart gets a
-   * planned one (`insert`), written by the change's own transaction rather
-   * than a transaction of its own.
+   * planned one (`insert`), written by the change's own statement or
+   * transaction rather than a transaction of its own.
    */
   async resolveForChange(actor: Actor, token: string): Promise<ResolvedCart & { insert?: NewCart }> {
     if (actor.userId > 0) return this.resolve(actor, token, true);
+    const { session, hash, existing } = await this.guestCart(token);
+    if (existing) return { cart: existing, session };
+    const id = randomUUID();
+    return { cart: { ...emptyCart(), id }, session, insert: { id, tokenHash: hash, customerId: null } };
+  }
+
+  /** A guest's session (their token, or a new one when they sent none or a malformed one) and its stored cart. */
+  private async guestCart(token: string) {
     const guestToken = isToken(token) ? token : undefined;
     const session = { token: guestToken ?? newToken(), clear: false };
     const hash = tokenHash(this.deps.tokenSecret, session.token);
     const existing = guestToken ? await readCartByToken(this.deps.db.reader, hash) : null;
-    if (existing) return { cart: existing, session };
-    const id = randomUUID();
-    return { cart: { ...emptyCart(), id }, session, insert: { id, tokenHash: hash, customerId: null } };
+    return { session, hash, existing };
   }
 
   private async customerCart(customerId: number, guestToken: string | undefined, create: boolean): Promise<ResolvedCart> {
