@@ -1,3 +1,4 @@
+import { activityLogged } from '@storefront/domain-events';
 import { payments } from '@storefront/proto';
 import { defineService, parseAddons } from '@storefront/service-kit';
 import { PaymentsConfigSchema } from './config';
@@ -39,6 +40,12 @@ export const paymentsService = defineService({
       'Payment attempts processed, by gateway and outcome (paid, on_hold, requires_action, declined, failed)',
       ['gateway', 'outcome'],
     );
+    // A settings update records payments.activity_logged: every replica drops its cached gateway settings
+    // (a broadcast, not a durable consumer: a cache needs no inbox).
+    const stopWatching = ctx.transport.subscribe(ctx.transport.subjectFor(activityLogged('payments').subject), () =>
+      domain.settings.invalidate(),
+    );
+    ctx.onShutdown(async () => stopWatching());
     ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain, processed));
     ctx.addGrpcService(payments.PaymentGatewayServiceService, gatewayHandlers(domain));
     ctx.addGrpcService(payments.PaymentMethodServiceService, tokenHandlers(domain));

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM, UnitOfWork } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EventTransport } from './transport';
 import { failSpan, SpanKind, traceparentOf, type Tracing } from '@storefront/telemetry';
@@ -93,7 +93,13 @@ export class OutboxRelay {
   }
 
   start(): void {
-    this.orm.em.getEventManager().registerSubscriber({ afterTransactionCommit: () => this.wake() });
+    // Woken by the commits that wrote outbox rows (a consumer's inbox-only
+    // transaction has nothing to publish; the poll covers anything else).
+    this.orm.em.getEventManager().registerSubscriber({
+      afterTransactionCommit: ({ uow }) => {
+        if (!uow || wroteOutbox(uow)) this.wake();
+      },
+    });
     // Back from an outage: drain now rather than at the next poll.
     this.unwatch = this.transport.onReconnect?.(() => this.wake());
     this.schedule();
@@ -133,11 +139,19 @@ export class OutboxRelay {
     await this.running;
   }
 
-  /** Publishes every row that is due, until none is left. */
+  /**
+   * Publishes every row that is due, until none is left. The published rows
+   * of a batch are deleted together, once the batch is through (or at the
+   * failure that stops it): a crash in between republishes them, which the
+   * broker's dedupe and the consumers' inboxes absorb, as for any crash after
+   * a publish. A batch smaller than the claim limit was everything due; rows
+   * committed meanwhile wake another drain.
+   */
   async drain(): Promise<void> {
     for (;;) {
       const rows = await this.claim();
       if (!rows.length) return;
+      const published: string[] = [];
       let index = 0;
       try {
         for (; index < rows.length; index++) {
@@ -168,7 +182,7 @@ export class OutboxRelay {
             await this.recordFailure(row, err);
             continue;
           }
-          await this.table((t) => `delete from ${t} where id = ?`, [row.id]);
+          published.push(row.id);
           this.onPublished?.({
             type: row.headers['Shop-Event-Type'] ?? row.subject,
             delaySeconds: (Date.now() - new Date(row.occurred_at).getTime()) / 1000,
@@ -178,9 +192,12 @@ export class OutboxRelay {
         // Broker outage or a lost database connection: hand the unfinished rows back
         // now rather than leaving them claimed for CLAIM_SECONDS (on a fresh
         // connection; if the database is really down, the claim expires instead).
+        await this.remove(published).catch(() => undefined);
         await this.release(rows.slice(index).map((r) => r.id)).catch(() => undefined);
         throw err;
       }
+      await this.remove(published);
+      if (rows.length < BATCH) return;
     }
   }
 
@@ -251,6 +268,10 @@ export class OutboxRelay {
     return rows.sort((a, b) => +new Date(a.occurred_at) - +new Date(b.occurred_at));
   }
 
+  private async remove(ids: string[]): Promise<void> {
+    if (ids.length) await this.table((t) => `delete from ${t} where id in (?)`, [ids]);
+  }
+
   private async release(ids: string[]): Promise<void> {
     if (ids.length) await this.table((t) => `update ${t} set claimed_until = null where id in (?)`, [ids]);
   }
@@ -258,6 +279,19 @@ export class OutboxRelay {
   private async table(sql: (table: string) => string, params: unknown[]): Promise<void> {
     await this.orm.em.getConnection().execute(sql(`"${this.schema}"."outbox"`), params);
   }
+}
+
+/**
+ * Whether a committed unit of work wrote outbox rows (recordEvent creates them
+ * as entities; a nested transaction's are merged into its parent's before the
+ * parent commits).
+ */
+function wroteOutbox(uow: UnitOfWork): boolean {
+  for (const entity of uow.getIdentityMap()) {
+    // `__meta` sits on every managed entity's prototype (no run-time import of the ORM here, see outbox.ts).
+    if ((entity as { __meta?: { className?: string } }).__meta?.className === 'OutboxMessage') return true;
+  }
+  return false;
 }
 
 /**

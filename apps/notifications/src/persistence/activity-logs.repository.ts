@@ -19,10 +19,21 @@ function toEntry(row: Row): ActivityLogEntry {
   };
 }
 
-export async function insertActivityLog(em: EntityManager, entry: Omit<ActivityLogEntry, 'id' | 'createdAt'>): Promise<void> {
+/**
+ * Inserts the entry unless the activity log is switched off (`enabled: false`
+ * in the settings row `settingsKey`; no row or no flag = on), in one statement:
+ * the setting is read where it is applied, so a change on any replica counts at once.
+ */
+export async function insertActivityLogIfEnabled(
+  em: EntityManager,
+  settingsKey: string,
+  entry: Omit<ActivityLogEntry, 'id' | 'createdAt'>,
+): Promise<void> {
   await em.execute(
-    `insert into ${T} ("status", "source", "message", "context", "customer_id", "order_id") values (?, ?, ?, ?::jsonb, ?, ?)`,
-    [entry.status, entry.source, entry.message, JSON.stringify(entry.context), entry.customerId, entry.orderId],
+    `insert into ${T} ("status", "source", "message", "context", "customer_id", "order_id")
+     select ?, ?, ?, ?::jsonb, ?, ?
+     where coalesce((select ("value"->>'enabled')::boolean from "notifications"."settings" where "key" = ?), true)`,
+    [entry.status, entry.source, entry.message, JSON.stringify(entry.context), entry.customerId, entry.orderId, settingsKey],
   );
 }
 

@@ -83,8 +83,12 @@ function meta(value: unknown): MetaEntry[] {
   return list.map((m) => ({ id: Number(m.id), key: String(m.key), valueJson: JSON.stringify(m.value ?? null) }));
 }
 
+function metaValue(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): Array<{ id: number; key: string; value: unknown }> {
+  return list.map((m, i) => ({ id: i + 1, key: m.key, value: JSON.parse(m.valueJson || 'null') }));
+}
+
 function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
-  return JSON.stringify(list.map((m, i) => ({ id: i + 1, key: m.key, value: JSON.parse(m.valueJson || 'null') })));
+  return JSON.stringify(metaValue(list));
 }
 
 const json = (value: unknown): any[] => (typeof value === 'string' ? JSON.parse(value) : ((value as any[]) ?? []));
@@ -162,17 +166,36 @@ export function mapOrder(row: Row): Order {
 }
 
 function searchText(id: number, billing: Address): string {
-  return [id, billing.email, billing.firstName, billing.lastName].join(' ').toLowerCase();
+  return `${id} ${searchTextAfterId(billing)}`;
 }
 
-/** The whole order (inside a transaction: `lock` holds its row until commit). */
+/** What follows the id in `search_text` (lowercase: the list's search compares lowercase). */
+function searchTextAfterId(billing: Address): string {
+  return [billing.email, billing.firstName, billing.lastName].join(' ').toLowerCase();
+}
+
+/**
+ * The whole order (inside a transaction: `lock` holds its row until commit).
+ *
+ * Locked and read in one statement. When the lock had to wait for a concurrent
+ * writer, Postgres hands back that writer's version of the order row but the
+ * line subqueries still read the statement's snapshot, from before that commit.
+ * `fresh` tells: the row version the snapshot sees is the one locked (every
+ * write of lines also writes the order row, replaceContent). If not, the lines
+ * are read again now that the lock is held.
+ */
 export async function findOrder(em: EntityManager, id: number, lock = false): Promise<Order | null> {
-  if (lock) {
-    const locked = await em.execute(`select id from ${T.orders} where id = ? for update`, [id]);
-    if (!locked.length) return null;
+  if (!lock) {
+    const rows = await em.execute(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
+    return rows[0] ? mapOrder(rows[0]) : null;
   }
-  const rows = await em.execute(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
-  return rows[0] ? mapOrder(rows[0]) : null;
+  const rows = await em.execute(
+    `select ${FULL_COLUMNS}, o.ctid = (select x.ctid from ${T.orders} x where x.id = o.id) as fresh
+     from ${T.orders} o where o.id = ? for update of o`,
+    [id],
+  );
+  if (!rows[0]) return null;
+  return rows[0].fresh ? mapOrder(rows[0]) : findOrder(em, id);
 }
 
 /** Hot read outside transactions, on the prepared-statement reader. */
@@ -186,14 +209,56 @@ export async function findIdByCheckoutKey(em: EntityManager, key: string): Promi
   return rows[0] ? Number(rows[0].id) : null;
 }
 
-/** Inserts the order unless its checkout key exists (null: a concurrent twin won). */
-export async function insertOrder(em: EntityManager, order: NewOrder, now: Date): Promise<number | null> {
+// Rows of a new order's collections, passed as one JSON array per table and
+// inserted in array order (line ids follow the input order).
+const FROM_JSON = (columns: string) => `rows from (jsonb_to_recordset(?::jsonb) as (${columns})) with ordinality as x`;
+const LINE_FIELDS = `product_id bigint, price_id bigint, variation_id bigint, name varchar, quantity int, price bigint,
+  subtotal bigint, discount bigint, tax bigint, total bigint, downloadable boolean, shipping_required boolean, sku varchar,
+  meta_data jsonb`;
+const SHIPPING_FIELDS = 'method_id varchar, instance_id bigint, rate_id varchar, label varchar, total bigint, total_tax bigint';
+const COUPON_FIELDS = 'code varchar, discount bigint';
+const TAX_FIELDS = 'rate_id bigint, label varchar, compound boolean, rate varchar, tax_total bigint, shipping_tax_total bigint';
+const names = (fields: string) => fields.split(',').map((f) => f.trim().split(/\s+/)[0]);
+const insertRows = (table: string, fields: string) =>
+  `insert into ${table} (order_id, ${names(fields).join(', ')})
+     select o.id, ${names(fields).map((n) => `x.${n}`).join(', ')} from o, ${FROM_JSON(fields)} order by x.ordinality
+     returning *`;
+const rowsJson = (alias: string) => `(select coalesce(json_agg(to_json(${alias}) order by ${alias}.id), '[]'::json) from ${alias})`;
+
+/**
+ * Inserts a whole new order in ONE statement: the row (id drawn first, so its
+ * search text goes in with it), its line items, shipping, coupon and tax lines,
+ * and its first status-history row. Returns the order as written, or null when
+ * the checkout key exists (a concurrent twin won: `on conflict do nothing`
+ * waits for it, and nothing of this order is written).
+ */
+export async function insertOrder(
+  em: EntityManager,
+  order: NewOrder,
+  now: Date,
+  created: Omit<StatusChange, 'orderId' | 'changedAt'>,
+): Promise<Order | null> {
+  const itemCount = order.lineItems.reduce((n, l) => n + l.quantity, 0);
   const rows = await em.execute(
-    `insert into ${T.orders} (status, paid_status, order_key, checkout_key, currency, customer_id, payment_method,
-       payment_method_title, transaction_id, customer_note, billing, shipping, date_created, date_modified,
-       meta_data, reservation_id, created_via, coupon_codes)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?::jsonb)
-     on conflict do nothing returning id`,
+    `with n as (select nextval(pg_get_serial_sequence('${T.orders}', 'id')) as id),
+     o as (
+       insert into ${T.orders} (id, status, paid_status, order_key, checkout_key, currency, customer_id, payment_method,
+         payment_method_title, transaction_id, customer_note, billing, shipping, date_created, date_modified,
+         meta_data, reservation_id, created_via, coupon_codes, search_text,
+         subtotal, discount_total, shipping_total, total_tax, total, item_count)
+       values ((select id from n), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?::jsonb,
+         (select id from n) || ' ' || ?, ?, ?, ?, ?, ?, ?)
+       on conflict do nothing
+       returning *),
+     l as (${insertRows(T.lines, LINE_FIELDS)}),
+     s as (${insertRows(T.shipping, SHIPPING_FIELDS)}),
+     c as (${insertRows(T.coupons, COUPON_FIELDS)}),
+     t as (${insertRows(T.taxes, TAX_FIELDS)}),
+     h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
+       select o.id, ?, ?, ?, ?, ?, ? from o)
+     select o.*, ${rowsJson('l')} as line_items, ${rowsJson('s')} as shipping_lines,
+       ${rowsJson('c')} as coupon_lines, ${rowsJson('t')} as tax_lines
+     from o`,
     [
       order.status,
       order.paidStatus,
@@ -213,13 +278,61 @@ export async function insertOrder(em: EntityManager, order: NewOrder, now: Date)
       order.reservationId,
       order.createdVia,
       JSON.stringify(order.couponCodes),
+      searchTextAfterId(order.billing),
+      order.subtotal,
+      order.discountTotal,
+      order.shippingTotal,
+      order.totalTax,
+      order.total,
+      itemCount,
+      JSON.stringify(
+        order.lineItems.map((l) => ({
+          product_id: l.productId,
+          price_id: l.priceId,
+          variation_id: l.variationId,
+          name: l.name,
+          quantity: l.quantity,
+          price: l.price,
+          subtotal: l.subtotal,
+          discount: l.discount,
+          tax: l.tax,
+          total: l.total,
+          downloadable: l.downloadable,
+          shipping_required: l.shippingRequired,
+          sku: l.sku,
+          meta_data: metaValue(l.metaData),
+        })),
+      ),
+      JSON.stringify(
+        order.shippingLines.map((s) => ({
+          method_id: s.methodId,
+          instance_id: s.instanceId,
+          rate_id: s.rateId,
+          label: s.label,
+          total: s.total,
+          total_tax: s.totalTax,
+        })),
+      ),
+      JSON.stringify(order.couponLines.map((c) => ({ code: c.code, discount: c.discount }))),
+      JSON.stringify(
+        order.taxLines.map((t) => ({
+          rate_id: t.rateId,
+          label: t.label,
+          compound: t.compound,
+          rate: t.rate,
+          tax_total: t.taxTotal,
+          shipping_tax_total: t.shippingTaxTotal,
+        })),
+      ),
+      created.fromStatus,
+      created.toStatus,
+      created.byUserId,
+      created.cause,
+      created.note,
+      now,
     ],
   );
-  if (!rows.length) return null;
-  const id = Number(rows[0].id);
-  await em.execute(`update ${T.orders} set search_text = ? where id = ?`, [searchText(id, order.billing), id]);
-  await replaceContent(em, id, order);
-  return id;
+  return rows[0] ? mapOrder(rows[0]) : null;
 }
 
 /**
@@ -345,6 +458,11 @@ const COLUMN: Record<keyof OrderFieldChanges, [string, (v: any) => unknown]> = {
 };
 
 export async function updateOrderFields(em: EntityManager, id: number, changes: OrderFieldChanges, now: Date): Promise<void> {
+  const { sets, params } = fieldAssignments(id, changes, now);
+  await em.execute(`update ${T.orders} set ${sets} where id = ?`, [...params, id]);
+}
+
+function fieldAssignments(id: number, changes: OrderFieldChanges, now: Date): { sets: string; params: unknown[] } {
   const sets: string[] = ['date_modified = ?'];
   const params: unknown[] = [now];
   for (const [key, value] of Object.entries(changes)) {
@@ -358,7 +476,24 @@ export async function updateOrderFields(em: EntityManager, id: number, changes: 
     sets.push('search_text = ?');
     params.push(searchText(id, changes.billing));
   }
-  await em.execute(`update ${T.orders} set ${sets.join(', ')} where id = ?`, [...params, id]);
+  return { sets: sets.join(', '), params };
+}
+
+/** `updateOrderFields` and `insertStatusChange` in one statement (a status transition). */
+export async function updateOrderWithHistory(
+  em: EntityManager,
+  id: number,
+  changes: OrderFieldChanges,
+  change: Omit<StatusChange, 'orderId'>,
+  now: Date,
+): Promise<void> {
+  const { sets, params } = fieldAssignments(id, changes, now);
+  await em.execute(
+    `with u as (update ${T.orders} set ${sets} where id = ? returning id)
+     insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
+     select u.id, ?, ?, ?, ?, ?, ? from u`,
+    [...params, id, change.fromStatus, change.toStatus, change.byUserId, change.cause, change.note, change.changedAt],
+  );
 }
 
 export async function insertStatusChange(em: EntityManager, change: StatusChange): Promise<void> {

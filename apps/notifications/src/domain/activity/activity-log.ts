@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { common } from '@storefront/proto';
 import {
   deleteActivityLogs,
-  insertActivityLog,
+  insertActivityLogIfEnabled,
   listActivityLogs,
   purgeActivityLogs,
 } from '../../persistence/activity-logs.repository';
@@ -20,10 +20,9 @@ export class ActivityLog {
 
   /** Records one published entry (inside the consumer's transaction); nothing when logging is off. */
   async record(em: EntityManager, entry: common.ActivityLogged, fallbackSource: string): Promise<void> {
-    const settings = await readSetting(em, SETTINGS_KEY, DEFAULT_LOG_SETTINGS);
-    if (!settings.enabled) return;
     const status: LogStatus = (LOG_STATUSES as readonly string[]).includes(entry.status) ? (entry.status as LogStatus) : 'info';
-    await insertActivityLog(em, {
+    // Logging off (settings.enabled false, DEFAULT_LOG_SETTINGS when unset) is checked by the insert itself.
+    await insertActivityLogIfEnabled(em, SETTINGS_KEY, {
       status,
       source: (entry.source || fallbackSource).slice(0, 50),
       message: scrubText(entry.message),

@@ -3,7 +3,7 @@ import { recordEvent } from '@storefront/events';
 import { activityLogged, OrderEvents } from '@storefront/domain-events';
 import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto';
-import { insertStatusChange, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
+import { updateOrderWithHistory, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor } from '../deps';
 import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/order-states';
 import type { Order } from './order-types';
@@ -95,16 +95,14 @@ export async function applyTransition(
     changes.paidStatus = 'refunded';
     changes.refundedTotal = order.total;
   }
-  await updateOrderFields(em, order.id, changes, now);
-  await insertStatusChange(em, {
-    orderId: order.id,
+  await updateOrderWithHistory(em, order.id, changes, {
     fromStatus: plan.from,
     toStatus: plan.to,
     byUserId: extras.actor.userId,
     cause: extras.cause,
     note: extras.note ?? '',
     changedAt: now,
-  });
+  }, now);
   const next: Order = {
     ...order,
     ...stripUndefined(changes),

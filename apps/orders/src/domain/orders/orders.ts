@@ -6,7 +6,6 @@ import {
   findIdByCheckoutKey,
   findOrder,
   insertOrder,
-  insertStatusChange,
   listOrders,
   readOrder,
   replaceContent,
@@ -133,6 +132,9 @@ function money(value: string, field: string): number {
 
 const noNul = (value: string) => !value.includes('\u0000');
 
+/** The first status-history row of a new order. */
+const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as const, toStatus: status, byUserId: actor.userId, cause: 'created', note: '' });
+
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
@@ -169,11 +171,11 @@ export class Orders {
     const currency = input.currency || (await this.deps.store.currency());
     const now = this.deps.now();
     return this.tx(async (em) => {
-      const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
-      if (existingId && existingId !== input.draftOrderId) {
-        return { order: (await findOrder(em, existingId))!, existing: true };
-      }
       if (input.draftOrderId) {
+        const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
+        if (existingId && existingId !== input.draftOrderId) {
+          return { order: (await findOrder(em, existingId))!, existing: true };
+        }
         const draft = await this.locked(em, input.draftOrderId);
         if (draft.customerId !== input.customerId) throw orderNotFound();
         if (draft.status !== 'checkout_draft') {
@@ -199,28 +201,16 @@ export class Orders {
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
       }
-      const id = await insertOrder(em, this.newOrder(input, status as OrderStatus, content, currency), now);
-      if (id === null) {
+      // The checkout key is unique: a placement already made (or running in a
+      // concurrent tab, whose commit the insert waits for) makes this insert a no-op.
+      const order = await insertOrder(em, this.newOrder(input, status as OrderStatus, content, currency), now, created(status as OrderStatus, actor));
+      if (!order) {
         const twin = await findIdByCheckoutKey(em, input.checkoutKey);
         return { order: (await findOrder(em, twin!))!, existing: true };
       }
-      const order = (await findOrder(em, id))!;
-      await this.recordCreated(em, order, actor, now);
+      if (order.status !== 'checkout_draft') recordPlaced(em, order, now);
       return { order, existing: false };
     });
-  }
-
-  private async recordCreated(em: EntityManager, order: Order, actor: Actor, now: Date): Promise<void> {
-    await insertStatusChange(em, {
-      orderId: order.id,
-      fromStatus: '',
-      toStatus: order.status,
-      byUserId: actor.userId,
-      cause: 'created',
-      note: '',
-      changedAt: now,
-    });
-    if (order.status !== 'checkout_draft') recordPlaced(em, order, now);
   }
 
   private checkoutContent(input: CheckoutOrderInput): OrderContent {
@@ -339,8 +329,8 @@ export class Orders {
       if (order.status === to) return order; // replay
       const plan = planTransition(order, to, 'payment');
       if (!plan) return order;
-      await applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
-      return (await findOrder(em, orderId))!;
+      // Lines are untouched by a transition: the order as it now is, without reading it again.
+      return applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
     });
     return recorded === 'refund_due' ? this.latePayments.refund(orderId, actor) : recorded;
   }
@@ -386,7 +376,7 @@ export class Orders {
     const content = await this.pricing.total(lines, shipping, billing);
     const now = this.deps.now();
     const id = await this.tx(async (em) => {
-      const newId = await insertOrder(
+      const order = await insertOrder(
         em,
         {
           ...content,
@@ -408,16 +398,16 @@ export class Orders {
           couponCodes: [],
         },
         now,
+        created('pending_payment', actor),
       );
-      const order = (await findOrder(em, newId!))!;
-      await this.recordCreated(em, order, actor, now);
+      recordPlaced(em, order!, now);
       // The requested status (or set_paid) is reached through the state machine.
-      const target = input.setPaid ? this.paidTarget(order, status) : status;
+      const target = input.setPaid ? this.paidTarget(order!, status) : status;
       if (target !== 'pending_payment') {
-        const plan = planTransition(order, target, 'admin');
-        if (plan) await applyTransition(em, order, plan, { cause: 'admin', actor }, now);
+        const plan = planTransition(order!, target, 'admin');
+        if (plan) await applyTransition(em, order!, plan, { cause: 'admin', actor }, now);
       }
-      return newId!;
+      return order!.id;
     });
     return this.get(id);
   }

@@ -114,12 +114,12 @@ export class Payments {
       .update(JSON.stringify([input.orderId, view.gateway.id, amountMinor, currency, payload]))
       .digest('hex');
 
-    const previous = key ? await attemptByKey(this.deps.db.em(), key) : await paidAttemptOfOrder(this.deps.db.em(), input.orderId);
-    if (previous) return this.replay(previous, fingerprint, Boolean(key) && !input.settleByKey, view);
+    if (!key) {
+      const paid = await paidAttemptOfOrder(this.deps.db.em(), input.orderId);
+      if (paid) return this.replay(paid, fingerprint, false, view);
+    }
 
     const clientIp = input.clientIp || caller.clientIp || '';
-    await this.defence.check(clientIp);
-
     const now = this.deps.now();
     const attempt: AttemptRecord = {
       id: newId('pay'),
@@ -141,9 +141,18 @@ export class Payments {
       createdAt: now,
     };
     if (!(await insertAttempt(this.deps.db.em(), attempt))) {
-      // Another request with this key is (or was just) running.
-      const winner = await this.awaitAttempt(key);
-      return this.replay(winner, fingerprint, true, view);
+      // The key was used before, or another request with it is running: that attempt's answer.
+      const previous = await attemptByKey(this.deps.db.em(), key);
+      if (!previous) throw paymentInProgress();
+      // Recovery (settle_by_key) has no payload to compare: the attempt under the key decides.
+      return this.replay(previous, fingerprint, !input.settleByKey, view);
+    }
+    // Rate limiting after the key is claimed, so a replay is never refused; a refused attempt leaves no row.
+    try {
+      await this.defence.check(clientIp);
+    } catch (err) {
+      await deleteAttempt(this.deps.db.em(), attempt.id);
+      throw err;
     }
 
     let result: PaymentResult;
@@ -170,7 +179,8 @@ export class Payments {
     }
 
     const intent: NewIntent | undefined = result.intent;
-    await this.deps.db.em().transactional(async (em) => {
+    const saveCard = Boolean(result.saveCard && input.customerId > 0 && result.outcome === 'paid');
+    const finish = async (em: EntityManager) => {
       await finishAttempt(
         em,
         attempt.id,
@@ -186,11 +196,12 @@ export class Payments {
         now,
       );
       if (intent) await this.storeIntent(em, intent, attempt, input, now);
-      if (result.saveCard && input.customerId > 0 && result.outcome === 'paid') {
-        await insertToken(em, input.customerId, view.gateway.id, newId('tok'), result.saveCard, now);
-      }
+      if (saveCard) await insertToken(em, input.customerId, view.gateway.id, newId('tok'), result.saveCard!, now);
       if (FAILED.has(result.outcome)) await this.defence.recordFailure(em, clientIp);
-    });
+    };
+    // The attempt's outcome alone is one statement; with an intent, a saved card or a counted failure, one transaction.
+    if (intent || saveCard || FAILED.has(result.outcome)) await this.deps.db.em().transactional(finish);
+    else await finish(this.deps.db.em());
     this.deps.logger.info(
       { orderId: input.orderId, gateway: view.gateway.id, outcome: result.outcome, paymentId: attempt.id, declineReason: result.declineReason || undefined },
       'payment processed',

@@ -28,8 +28,20 @@ export function maskedSettings(gateway: PaymentGateway, settings: GatewaySetting
   return out;
 }
 
-/** Gateway settings: read with defaults, update with per-type validation, verify, schema. */
+/** How long a replica serves its copy of the settings without a change notice (the notice may be lost). */
+const CACHE_TTL_MS = 30_000;
+
+/**
+ * Gateway settings: read with defaults, update with per-type validation, verify, schema.
+ *
+ * Every payment reads them, so they are cached: dropped here on update, and on
+ * every replica by `invalidate()`, which the service calls on each
+ * payments.activity_logged broadcast (an update records one), with a TTL as
+ * the safety net.
+ */
 export class GatewaySettingsStore {
+  private cached: { settings: Promise<Map<string, GatewaySettings>>; at: number } | undefined;
+
   constructor(private readonly deps: PaymentsDeps) {}
 
   async effective(gateway: PaymentGateway): Promise<GatewaySettings> {
@@ -37,7 +49,26 @@ export class GatewaySettingsStore {
     return { ...defaultSettings(gateway), ...(stored ?? {}) } as GatewaySettings;
   }
 
-  async allEffective(): Promise<Map<string, GatewaySettings>> {
+  /** Every gateway's settings with defaults (the cached copy; see the class comment). */
+  allEffective(): Promise<Map<string, GatewaySettings>> {
+    const now = Date.now();
+    if (!this.cached || now - this.cached.at >= CACHE_TTL_MS) {
+      const settings = this.load();
+      const entry = { settings, at: now };
+      this.cached = entry;
+      settings.catch(() => {
+        if (this.cached === entry) this.cached = undefined;
+      });
+    }
+    return this.cached.settings;
+  }
+
+  /** The settings changed (here or on another replica): the next read loads them again. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  private async load(): Promise<Map<string, GatewaySettings>> {
     const stored = await loadAllSettings(this.deps.db.em());
     const out = new Map<string, GatewaySettings>();
     for (const gateway of this.deps.gateways.all()) {
@@ -84,7 +115,7 @@ export class GatewaySettingsStore {
    */
   async update(config: unknown, replace: boolean): Promise<Record<string, GatewaySettings>> {
     const sanitized = this.sanitizeConfig(config);
-    const stored = await this.allEffective();
+    const stored = await this.load();
     await this.deps.db.em().transactional(async (em) => {
       for (const [id, values] of Object.entries(sanitized)) {
         const gateway = this.deps.gateways.get(id)!;
@@ -110,6 +141,7 @@ export class GatewaySettingsStore {
         orderId: 0,
       });
     });
+    this.invalidate();
     return this.masked();
   }
 
