@@ -29,7 +29,7 @@ const scopeConstraints = [
 ];
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', 'libs/proto/src/gen/**', '.data/**', '.tools/**', '**/jest.config.js'] },
+  { ignores: ['**/dist', '**/node_modules', 'libs/proto/**/src/gen/**', '.data/**', '.tools/**', '**/jest.config.js'] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
