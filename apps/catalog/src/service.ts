@@ -1,5 +1,5 @@
 import { OrderEvents } from '@storefront/domain-events';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { defineService, storeSettings } from '@storefront/service-kit';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';

@@ -1,6 +1,6 @@
 import { defineService, parseAddons } from '@storefront/service-kit';
 import { FulfillmentEvents, OrderEvents } from '@storefront/domain-events';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';
 import { bootstrapAdmin } from './domain/admin-bootstrap';

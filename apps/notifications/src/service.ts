@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ACTIVITY_SOURCES, activityLogged, CustomerEvents, OrderEvents } from '@storefront/domain-events';
-import { notifications } from '@storefront/proto';
+import { notifications } from '@storefront/proto/notifications';
 import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';

@@ -1,5 +1,5 @@
 import { defineService, storeSettings } from '@storefront/service-kit';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 import { OrdersConfigSchema } from './config';
 import { createOrdersDomain } from './domain';
 import { parseCancellable } from './domain/status/order-states';

@@ -1,4 +1,4 @@
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import { defineService, parseAddons } from '@storefront/service-kit';
 import { PaymentsConfigSchema } from './config';
 import { createPaymentsDomain } from './domain';

@@ -1,5 +1,5 @@
 import { defineEvent } from '@storefront/events';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 
 /** Events of the catalog service (proto/shop/catalog/v1/events.proto). */
 export const CatalogEvents = {

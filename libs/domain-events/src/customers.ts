@@ -1,5 +1,5 @@
 import { defineEvent } from '@storefront/events';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 
 /** Events of the customers service (proto/shop/customers/v1/events.proto). */
 export const CustomerEvents = {

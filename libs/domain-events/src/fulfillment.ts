@@ -1,5 +1,5 @@
 import { defineEvent } from '@storefront/events';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 
 /** Events of the fulfillment service (proto/shop/fulfillment/v1/downloads.proto, quote.proto). */
 export const FulfillmentEvents = {

@@ -1,5 +1,5 @@
 import { defineEvent } from '@storefront/events';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 
 /** Events of the orders service (proto/shop/orders/v1/events.proto). */
 export const OrderEvents = {

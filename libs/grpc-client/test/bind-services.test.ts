@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { catalog, customers, fulfillment } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
+import { customers } from '@storefront/proto/customers';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import { anonymousCaller, bindServices, openChannel } from '../src';
 
 // Binding opens no connection: a channel to an unused port is enough to see the shape.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import { fromProtoFields, protoFieldName, toProtoFields } from '../src';
 
 const FIELDS = ['first_name', 'address_1', 'city'] as const;

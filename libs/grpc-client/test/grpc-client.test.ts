@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import { DomainError, unprocessable } from '@storefront/errors';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import {
   bindClient,
   callerFromMetadata,

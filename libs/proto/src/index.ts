@@ -3,11 +3,3 @@
 // A service's own package is its own lib: `import { orders } from '@storefront/proto/orders'`.
 export * as health from './gen/index.grpc.health.v1';
 export * as common from './gen/index.shop.common.v1';
-// Transitional (removed by the import codemod): the service packages from their own libs.
-export { catalog } from '@storefront/proto/catalog';
-export { customers } from '@storefront/proto/customers';
-export { fulfillment } from '@storefront/proto/fulfillment';
-export { orders } from '@storefront/proto/orders';
-export { payments } from '@storefront/proto/payments';
-export { notifications } from '@storefront/proto/notifications';
-export { cart } from '@storefront/proto/cart';

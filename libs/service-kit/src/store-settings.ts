@@ -1,7 +1,7 @@
 import { CustomerEvents } from '@storefront/domain-events';
 import { DomainError } from '@storefront/errors';
 import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { ServiceContext } from './service-definition';
 
 /** Without a customers service (a service tested alone): the customers service's own default. */

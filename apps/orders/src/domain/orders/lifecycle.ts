@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@storefront/events';
 import { activityLogged, OrderEvents } from '@storefront/domain-events';
 import { fromMinor } from '@storefront/money';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import { insertStatusChange, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor } from '../deps';
 import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/order-states';
