@@ -1,4 +1,4 @@
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { cart } from '@storefront/proto/cart';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';

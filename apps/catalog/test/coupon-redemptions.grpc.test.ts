@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { catalog } from '@storefront/proto/catalog';
 import { orders } from '@storefront/proto/orders';
 import { OrderEventsPublisher } from './order-events';

@@ -5,7 +5,7 @@ import { silentLogger } from '@storefront/testing';
 import { CatalogConfigSchema } from '../src/config';
 import { seedDemoCatalog } from '../src/domain/demo/demo-seed';
 import { customersDirectory } from '../src/grpc/customers-directory';
-import { customersStoreSettings } from '@storefront/service-kit';
+import { customersStoreSettings } from '@storefront/service-kit/store-settings';
 import { guest, manager, startCatalog, type CatalogClients } from './support';
 
 let c: CatalogClients;

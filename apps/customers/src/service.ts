@@ -1,5 +1,6 @@
 import { defineService, parseAddons } from '@storefront/service-kit';
-import { FulfillmentEvents, OrderEvents } from '@storefront/domain-events';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { customers } from '@storefront/proto/customers';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';

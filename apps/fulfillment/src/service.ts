@@ -1,4 +1,4 @@
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { fulfillment } from '@storefront/proto/fulfillment';
 import { FulfillmentConfigSchema } from './config';

@@ -1,4 +1,5 @@
-import { defineService, storeSettings } from '@storefront/service-kit';
+import { defineService } from '@storefront/service-kit';
+import { storeSettings } from '@storefront/service-kit/store-settings';
 import { orders } from '@storefront/proto/orders';
 import { OrdersConfigSchema } from './config';
 import { createOrdersDomain } from './domain';

@@ -4,7 +4,7 @@ import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import type { EventTransport } from '@storefront/events';
 import { catalog } from '@storefront/proto/catalog';
 import { waitFor } from '@storefront/testing';

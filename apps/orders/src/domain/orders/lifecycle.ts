@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@storefront/events';
-import { activityLogged, OrderEvents } from '@storefront/domain-events';
+import { activityLogged } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import { insertStatusChange, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';

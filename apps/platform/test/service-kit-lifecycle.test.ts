@@ -7,10 +7,11 @@ import { customers } from '@storefront/proto/customers';
 import { health } from '@storefront/proto';
 import { sqlMigration, withDatabaseName, databaseNameOf } from '@storefront/persistence';
 import { TEST_DATABASE_URL } from '@storefront/testing';
-import { defineService } from '../src';
-import { startTestService } from '../src/testing';
+import { defineService } from '@storefront/service-kit';
+import { startTestService } from '@storefront/service-kit/testing';
 
-// A tiny service built with the kit: one RPC of a real definition, one table.
+// libs/service-kit's lifecycle, here beside the services' proto libs so the kit's own tests depend
+// on no service's API. A tiny service built with the kit: one RPC of a real definition, one table.
 const echo = defineService({
   name: 'echo',
   config: Type.Object({}),

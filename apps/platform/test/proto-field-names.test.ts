@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { customers } from '@storefront/proto/customers';
-import { fromProtoFields, protoFieldName, toProtoFields } from '../src';
+import { fromProtoFields, protoFieldName, toProtoFields } from '@storefront/grpc-client';
 
+// libs/grpc-client's field-name mapping against a real generated message (customers' Address).
 const FIELDS = ['first_name', 'address_1', 'city'] as const;
 
 describe('proto field names', () => {

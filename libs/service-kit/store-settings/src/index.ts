@@ -1,8 +1,9 @@
-import { CustomerEvents } from '@storefront/domain-events';
+// A client of the customers service, in its own lib so a customers proto change marks only its users.
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { DomainError } from '@storefront/errors';
 import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto/customers';
-import type { ServiceContext } from './service-definition';
+import type { ServiceContext } from '@storefront/service-kit';
 
 /** Without a customers service (a service tested alone): the customers service's own default. */
 const STANDALONE_CURRENCY = 'USD';

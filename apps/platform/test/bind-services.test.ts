@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { catalog } from '@storefront/proto/catalog';
 import { customers } from '@storefront/proto/customers';
 import { fulfillment } from '@storefront/proto/fulfillment';
-import { anonymousCaller, bindServices, openChannel } from '../src';
+import { anonymousCaller, bindServices, openChannel } from '@storefront/grpc-client';
 
-// Binding opens no connection: a channel to an unused port is enough to see the shape.
+// libs/grpc-client's bindServices over real service packages (here, beside every service's proto lib,
+// so the kit's own tests depend on no service's API). Binding opens no connection: a channel to an unused port is enough to see the shape.
 const channel = openChannel('nowhere', '127.0.0.1:1', 100);
 afterAll(() => channel.close());
 
