@@ -17,19 +17,24 @@ const appPackages = appDirs.map((dir) => appFile(dir, 'package.json')?.name).fil
 
 /**
  * Ownership: a team's app (`scope:<svc>`) depends only on shared libs
- * (`scope:shared`: the kit, errors, events, and every service's generated
- * proto clients in libs/proto) or on libs of its own scope; shared libs depend
- * only on shared libs. Never on another service's code.
+ * (`scope:shared`: the kit, errors, events, common + health protos in
+ * libs/proto), on services' contracts (`scope:contract`: each service's
+ * generated proto client libs/proto/<svc>, its events libs/domain-events/<svc>,
+ * the customers store-settings client) or on libs of its own scope. Shared libs
+ * depend only on shared libs (so a service's proto change never reaches the
+ * kit, nor through it every app); contracts on shared libs and contracts.
+ * Never on another service's code.
  */
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:contract', onlyDependOnLibsWithTags: ['scope:shared', 'scope:contract'] },
   ...[...new Set(appScopes)]
     .filter((tag) => tag !== 'scope:platform')
-    .map((tag) => ({ sourceTag: tag, onlyDependOnLibsWithTags: ['scope:shared', tag] })),
+    .map((tag) => ({ sourceTag: tag, onlyDependOnLibsWithTags: ['scope:shared', 'scope:contract', tag] })),
 ];
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', 'libs/proto/src/gen/**', '.data/**', '.tools/**', '**/jest.config.js'] },
+  { ignores: ['**/dist', '**/node_modules', 'libs/proto/**/src/gen/**', '.data/**', '.tools/**', '**/jest.config.js'] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {

@@ -5,7 +5,8 @@ import { connectJetStream } from '@storefront/events';
 import { Server, ServerCredentials, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
-import { customers, fulfillment } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
+import { fulfillment } from '@storefront/proto/fulfillment';
 
 export interface References {
   url: string;

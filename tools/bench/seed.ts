@@ -1,5 +1,8 @@
 import { anonymousCaller, bindClient, openChannel, type CallerContext } from '@storefront/grpc-client';
-import { catalog, customers, fulfillment, orders } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
+import { customers } from '@storefront/proto/customers';
+import { fulfillment } from '@storefront/proto/fulfillment';
+import { orders } from '@storefront/proto/orders';
 import type { Platform } from '@storefront/platform';
 import pg from 'pg';
 

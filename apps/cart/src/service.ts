@@ -1,5 +1,5 @@
-import { OrderEvents } from '@storefront/domain-events';
-import { cart } from '@storefront/proto';
+import { OrderEvents } from '@storefront/domain-events/orders';
+import { cart } from '@storefront/proto/cart';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';
 import { createCartDomain } from './domain';

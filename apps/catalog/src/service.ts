@@ -1,6 +1,7 @@
-import { OrderEvents } from '@storefront/domain-events';
-import { catalog } from '@storefront/proto';
-import { defineService, storeSettings } from '@storefront/service-kit';
+import { OrderEvents } from '@storefront/domain-events/orders';
+import { catalog } from '@storefront/proto/catalog';
+import { defineService } from '@storefront/service-kit';
+import { storeSettings } from '@storefront/service-kit/store-settings';
 import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
 import { seedDemoCatalog } from './domain/demo/demo-seed';

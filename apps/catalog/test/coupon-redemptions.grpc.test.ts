@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents } from '@storefront/domain-events';
-import { catalog, orders } from '@storefront/proto';
+import { OrderEvents } from '@storefront/domain-events/orders';
+import { catalog } from '@storefront/proto/catalog';
+import { orders } from '@storefront/proto/orders';
 import { OrderEventsPublisher } from './order-events';
 import { createSimpleProduct, customer, failure, manager, startCatalog, type CatalogClients } from './support';
 

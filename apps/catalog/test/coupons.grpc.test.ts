@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { customersService } from '@storefront/customers';
 import { bindClient, openChannel, type Channel } from '@storefront/grpc-client';
-import { catalog, customers } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
+import { customers } from '@storefront/proto/customers';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { createSimpleProduct, customer, failure, guest, manager, startCatalog, type CatalogClients } from './support';
 

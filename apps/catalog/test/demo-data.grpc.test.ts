@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { loadConfig } from '@storefront/service-kit';
 import { silentLogger } from '@storefront/testing';
 import { CatalogConfigSchema } from '../src/config';
 import { seedDemoCatalog } from '../src/domain/demo/demo-seed';
 import { customersDirectory } from '../src/grpc/customers-directory';
-import { customersStoreSettings } from '@storefront/service-kit';
+import { customersStoreSettings } from '@storefront/service-kit/store-settings';
 import { guest, manager, startCatalog, type CatalogClients } from './support';
 
 let c: CatalogClients;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { isValidEan13 } from '../src/domain/inventory/ean13';
 import {
   createSimpleProduct,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { createSimpleProduct, failure, guest, manager, startCatalog, type CatalogClients } from './support';
 
 let c: CatalogClients;

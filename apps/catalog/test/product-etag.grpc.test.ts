@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { createSimpleProduct, guest, manager, onetimePrice, startCatalog, type CatalogClients } from './support';
 
 // Conditional reads: the ETag must change whenever anything a product document

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { connectJetStream, envelopeHeaders, type EventTransport } from '@storefront/events';
-import { catalog, orders } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
+import { orders } from '@storefront/proto/orders';
 import { silentLogger, waitFor } from '@storefront/testing';
 import {
   createSimpleProduct,

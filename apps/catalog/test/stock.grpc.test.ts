@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CatalogEvents } from '@storefront/domain-events';
+import { CatalogEvents } from '@storefront/domain-events/catalog';
 import { connectJetStream, type EventTransport } from '@storefront/events';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { silentLogger, waitFor } from '@storefront/testing';
 import {
   createSimpleProduct,

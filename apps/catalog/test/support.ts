@@ -1,6 +1,6 @@
 import { bindServices, openChannel, type CallerContext, type Channel, type PackageClients } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import type { TestEvents } from '@storefront/testing';
 import { capabilitiesOf, MANAGER_ROLE } from '@storefront/access';

@@ -1,6 +1,7 @@
 import { defineService, parseAddons } from '@storefront/service-kit';
-import { FulfillmentEvents, OrderEvents } from '@storefront/domain-events';
-import { customers } from '@storefront/proto';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
+import { OrderEvents } from '@storefront/domain-events/orders';
+import { customers } from '@storefront/proto/customers';
 import { CustomersConfigSchema } from './config';
 import { createCustomersDomain } from './domain';
 import { bootstrapAdmin } from './domain/admin-bootstrap';

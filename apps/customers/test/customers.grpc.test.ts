@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { anonymousCaller, bindServices, openChannel, type CallerContext, type Channel, type PackageClients } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
-import { CustomerEvents } from '@storefront/domain-events';
+import { customers } from '@storefront/proto/customers';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { DomainError } from '@storefront/errors';
 import { silentLogger, waitFor } from '@storefront/testing';

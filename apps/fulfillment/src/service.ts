@@ -1,6 +1,6 @@
-import { OrderEvents } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { ConfigError, defineService } from '@storefront/service-kit';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import { FulfillmentConfigSchema } from './config';
 import { createFulfillmentDomain } from './domain';
 import { createDownloadsDomain } from './domain/downloads';

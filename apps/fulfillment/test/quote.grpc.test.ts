@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import { startService, type RunningService } from '@storefront/service-kit';
 import { silentLogger } from '@storefront/testing';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { fulfillmentService } from '../src/service';
 import { admin, connect, expectInvalidParam, rejection, type FulfillmentClients } from './support/grpc';

@@ -1,5 +1,12 @@
 import { bindClient, bindServices, openChannel, type Channel, type PackageClients, type PromiseClient } from '@storefront/grpc-client';
-import { health, type cart, type catalog, type customers, type fulfillment, type notifications, type orders, type payments } from '@storefront/proto';
+import { health } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
+import type { catalog } from '@storefront/proto/catalog';
+import type { customers } from '@storefront/proto/customers';
+import type { fulfillment } from '@storefront/proto/fulfillment';
+import type { notifications } from '@storefront/proto/notifications';
+import type { orders } from '@storefront/proto/orders';
+import type { payments } from '@storefront/proto/payments';
 import type { Tracing } from '@storefront/telemetry';
 import type { GatewayConfig } from './config';
 import { SERVICE_BINDINGS, type ServiceBinding } from './services';

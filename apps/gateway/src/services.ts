@@ -1,4 +1,10 @@
-import { cart, catalog, customers, fulfillment, notifications, orders, payments } from '@storefront/proto';
+import { cart } from '@storefront/proto/cart';
+import { catalog } from '@storefront/proto/catalog';
+import { customers } from '@storefront/proto/customers';
+import { fulfillment } from '@storefront/proto/fulfillment';
+import { notifications } from '@storefront/proto/notifications';
+import { orders } from '@storefront/proto/orders';
+import { payments } from '@storefront/proto/payments';
 
 /**
  * Every backing service the gateway calls: one entry per service (adding a

@@ -1,7 +1,7 @@
 import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
 import type { EventTransport } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
-import type { customers } from '@storefront/proto';
+import { CustomerEvents } from '@storefront/domain-events/customers';
+import type { customers } from '@storefront/proto/customers';
 import type { Logger } from 'pino';
 import type { CustomersClients } from './clients';
 

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ACTIVITY_SOURCES, activityLogged, CustomerEvents, OrderEvents } from '@storefront/domain-events';
-import { notifications } from '@storefront/proto';
+import { ACTIVITY_SOURCES, activityLogged } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
+import { OrderEvents } from '@storefront/domain-events/orders';
+import { notifications } from '@storefront/proto/notifications';
 import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';

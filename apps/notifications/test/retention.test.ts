@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { bindClient, anonymousCaller, openChannel, type Channel } from '@storefront/grpc-client';
-import { notifications } from '@storefront/proto';
+import { notifications } from '@storefront/proto/notifications';
 import { waitFor } from '@storefront/testing';
 import { notificationsService } from '../src/service';
 

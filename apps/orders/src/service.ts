@@ -1,5 +1,6 @@
-import { defineService, storeSettings } from '@storefront/service-kit';
-import { orders } from '@storefront/proto';
+import { defineService } from '@storefront/service-kit';
+import { storeSettings } from '@storefront/service-kit/store-settings';
+import { orders } from '@storefront/proto/orders';
 import { OrdersConfigSchema } from './config';
 import { createOrdersDomain } from './domain';
 import { parseCancellable } from './domain/status/order-states';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { ordersService } from '../src/service';
 

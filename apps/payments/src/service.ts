@@ -1,5 +1,5 @@
 import { activityLogged } from '@storefront/domain-events';
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import { defineService, parseAddons } from '@storefront/service-kit';
 import { PaymentsConfigSchema } from './config';
 import { createPaymentsDomain } from './domain';

@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '@storefront/service-kit/test
 import { createTestEvents, silentLogger, waitFor, type TestEvents } from '@storefront/testing';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { activityLogged } from '@storefront/domain-events';
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import { paymentsService } from '../src/service';
 import { ACTION, admin, connect, customer, DECLINED, guest, paymentRequest, rejection, VISA, type PaymentsTestClients } from './support/grpc';
 

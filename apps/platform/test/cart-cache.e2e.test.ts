@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitFor } from '@storefront/testing';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { ShopClient } from './support/client';

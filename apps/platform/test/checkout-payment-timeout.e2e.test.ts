@@ -3,7 +3,9 @@ import { Client, Server, ServerCredentials, credentials, type ServiceError } fro
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
 import { startService, type RunningService } from '@storefront/service-kit';
 import { cartService } from '@storefront/cart';
-import { cart, catalog, payments } from '@storefront/proto';
+import { cart } from '@storefront/proto/cart';
+import { catalog } from '@storefront/proto/catalog';
+import { payments } from '@storefront/proto/payments';
 import { silentLogger, waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';

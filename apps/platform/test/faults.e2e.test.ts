@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { databaseNameOf, withDatabaseName } from '@storefront/persistence';
 import { startService, type RunningService } from '@storefront/service-kit';

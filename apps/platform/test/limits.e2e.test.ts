@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { connectJetStream, type EventTransport } from '@storefront/events';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { silentLogger, waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { silentLogger, waitFor } from '@storefront/testing';
 import type { Platform } from '../src';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { activityLogged, OrderEvents } from '@storefront/domain-events';
+import { activityLogged } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import type { EventTransport } from '@storefront/events';
 import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { OtlpReceiver, type ReceivedSpan } from '@storefront/telemetry/testing';
 import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';

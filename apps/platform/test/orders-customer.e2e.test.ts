@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { orders, common } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
+import { common } from '@storefront/proto';
 import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';

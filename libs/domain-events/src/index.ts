@@ -1,8 +1,5 @@
-// Every domain event of the platform: `<service>.<event>` bound to its proto
-// payload. Producers record them through the outbox; consumers subscribe by
-// these definitions. One file per producing service.
-export { CustomerEvents } from './customers';
-export { CatalogEvents } from './catalog';
-export { OrderEvents } from './orders';
-export { FulfillmentEvents } from './fulfillment';
+// The activity-log event every service publishes. A service's own domain events
+// (`<service>.<event>` bound to its proto payload) are in its own lib beside this
+// one, so a change to them marks only their users under `nx affected`:
+// `import { OrderEvents } from '@storefront/domain-events/orders'`.
 export { ACTIVITY_SOURCES, activityLogged, type ActivitySource } from './activity';

@@ -7,7 +7,7 @@ import { bindClient, type Channel, type PromiseClient } from './client';
  */
 export type ClientName<K> = K extends `${infer N}ServiceService` ? Uncapitalize<N> : never;
 
-/** The service definitions a generated proto package (`import { catalog } from '@storefront/proto'`) exports. */
+/** The service definitions a generated proto package (`import { catalog } from '@storefront/proto/catalog'`) exports. */
 type ServiceKeys<P> = {
   [K in keyof P]: K extends `${string}ServiceService` ? (P[K] extends ServiceDefinition ? K : never) : never;
 }[keyof P];

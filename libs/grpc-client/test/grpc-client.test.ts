@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import { DomainError, unprocessable } from '@storefront/errors';
-import { customers } from '@storefront/proto';
+import { health } from '@storefront/proto';
 import {
   bindClient,
   callerFromMetadata,
@@ -63,12 +63,13 @@ describe('promise client', () => {
 
   beforeAll(async () => {
     server = new Server();
-    server.addService(customers.SettingsServiceService, {
-      getSiteSettings: (call: { metadata: Metadata }, cb: (e: unknown, r?: unknown) => void) => {
+    // The shared health service: `check` answers, except for the service `hang` (exercises the deadline).
+    server.addService(health.HealthService, {
+      check: (call: { metadata: Metadata; request: health.HealthCheckRequest }, cb: (e: unknown, r?: unknown) => void) => {
+        if (call.request.service === 'hang') return;
         seenCaller = callerFromMetadata(call.metadata);
-        cb(null, { settings: customers.SiteSettings.fromPartial({ storeName: 'Shop' }) });
+        cb(null, health.HealthCheckResponse.fromPartial({ status: health.HealthCheckResponse_ServingStatus.SERVING }));
       },
-      getStoreSettings: () => undefined, // never answers: exercises the deadline
     } as never);
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
@@ -81,18 +82,18 @@ describe('promise client', () => {
   });
 
   it('sends the caller as metadata and resolves the response', async () => {
-    const client = bindClient(channel, customers.SettingsServiceService);
+    const client = bindClient(channel, health.HealthService);
     // The channel's 300 ms deadline is for the deadline test; the first call also connects, so give it room on a busy machine.
     const caller = { userId: 3, login: 'a', roles: [], capabilities: ['read'], requestId: 'q' };
-    const res = await client.getSiteSettings({}, caller, { deadlineMs: 10_000 });
-    expect(res.settings?.storeName).toBe('Shop');
+    const res = await client.check({ service: '' }, caller, { deadlineMs: 10_000 });
+    expect(res.status).toBe('SERVING');
     expect(seenCaller).toMatchObject({ userId: 3, login: 'a', capabilities: ['read'], requestId: 'q' });
   });
 
   it('gives up at the deadline with 503', async () => {
-    const client = bindClient(channel, customers.SettingsServiceService);
+    const client = bindClient(channel, health.HealthService);
     const started = Date.now();
-    const err = await client.getStoreSettings({}, { userId: 0, login: '', roles: [], capabilities: [], requestId: '' }).catch((e) => e);
+    const err = await client.check({ service: 'hang' }, { userId: 0, login: '', roles: [], capabilities: [], requestId: '' }).catch((e) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ status: 503 });
     expect(Date.now() - started).toBeLessThan(1500);

@@ -23,4 +23,3 @@ export { runService } from './run-service';
 export { migrateService } from './migrate';
 export { KNOWN_ADDONS, parseAddons, type Addon } from './addons';
 export { HealthReporter, LIVENESS_SERVICE, type DependencyCheck } from './health';
-export { storeSettings, customersStoreSettings, type StoreSettings, type CachedStoreSettings } from './store-settings';

@@ -1,5 +1,5 @@
 import type { EventHandler } from '@storefront/events';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { CartDomain } from '../domain';
 import { onOrderPaid } from '../domain/checkout/action-completed';

@@ -1,4 +1,6 @@
-import { CatalogEvents, CustomerEvents, FulfillmentEvents } from '@storefront/domain-events';
+import { CatalogEvents } from '@storefront/domain-events/catalog';
+import { CustomerEvents } from '@storefront/domain-events/customers';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
 import type { EventTransport } from '@storefront/events';
 
 /**

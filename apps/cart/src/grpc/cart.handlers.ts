@@ -1,4 +1,4 @@
-import { cart } from '@storefront/proto';
+import { cart } from '@storefront/proto/cart';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CartDomain } from '../domain';
 import { lineMessage, sessionMessage, snapshotMessage } from './mappers';

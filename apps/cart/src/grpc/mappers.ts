@@ -1,5 +1,5 @@
 import { fromMinor } from '@storefront/money';
-import type { cart } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
 import type { PricedLine, Snapshot } from '../domain/pricing/snapshot';
 import type { SessionOutcome } from '../domain/sessions/cart-sessions';
 

@@ -1,4 +1,4 @@
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { CouponInput } from '../domain/coupons/coupon-input';
 import type { Coupon } from '../persistence/entities';
 

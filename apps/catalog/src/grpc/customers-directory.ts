@@ -1,6 +1,6 @@
 import { DomainError } from '@storefront/errors';
 import { bindClient, type CallerContext, type Channel } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { CustomerDirectory } from '../domain';
 
 // The service's own identity when it asks another service a question.

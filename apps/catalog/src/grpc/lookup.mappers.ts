@@ -1,4 +1,4 @@
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { isLineFailure, type LineFailure, type PurchasableData } from '../domain/lookup/purchasable';
 
 function toProtoPurchasable(p: PurchasableData): catalog.Purchasable {

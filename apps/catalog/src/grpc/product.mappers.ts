@@ -1,4 +1,4 @@
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { Price } from '../persistence/entities';
 import type { ProductInput } from '../domain/products/product-input';
 import type { ProductView, VariationView } from '../domain/products/product-view';

@@ -1,4 +1,4 @@
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { ReservationView } from '../domain/reservations/reservations';
 import type { LevelView } from '../domain/stock/stock';
 import type { StockMovement } from '../persistence/entities';

@@ -1,4 +1,4 @@
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CatalogDomain } from '../domain';
 import { fromTermFields, toProtoTerm } from './term.mappers';

@@ -1,4 +1,4 @@
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { TermRow } from '../persistence/terms.repository';
 
 export function toProtoTerm({ term, count }: TermRow): catalog.Term {

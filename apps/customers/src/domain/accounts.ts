@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields, type MetaFieldRow } from '../persistence/entities';
 import { EMPTY_ADDRESS, loginsLike } from '../persistence/users.repository';

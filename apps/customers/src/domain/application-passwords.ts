@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, unauthorized } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { ApplicationPassword } from '../persistence/entities';
 import { findUserByIdentifier } from '../persistence/users.repository';
 import { keyedHash, randomSecret, sameHash } from './passwords';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, invalidParams, notFound } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { isUniqueViolation } from '@storefront/persistence';
 import { User, type AddressFields } from '../persistence/entities';
 import {

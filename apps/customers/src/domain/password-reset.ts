@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { gone } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { PasswordResetKey, User } from '../persistence/entities';
 import { findUserByIdentifier } from '../persistence/users.repository';
 import { claimResetRequests, consumeResetKey, enqueueResetRequest } from '../persistence/password-reset.repository';

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict, invalidParams, notFound, unauthorized } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { ErasureRequest, User, type AddressFields } from '../persistence/entities';
 import { emailInUse, readUserById } from '../persistence/users.repository';
 import { hashPassword, verifyPassword, scryptParams } from './passwords';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { Session, User } from '../persistence/entities';
 import { endLiveSessions } from '../persistence/sessions.repository';
 import { principalOf, type Principal } from './principal';

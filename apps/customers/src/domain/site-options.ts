@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidParams } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { SiteOption } from '../persistence/entities';
 import type { CustomersConfig } from '../config';
 import type { CustomersDeps } from './deps';

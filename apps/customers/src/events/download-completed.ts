@@ -1,5 +1,5 @@
 import type { EventHandler } from '@storefront/events';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import { incrementTotalDownloads } from '../persistence/download-stats.repository';
 
 /** fulfillment.download_completed -> the customer's total_downloads (exactly once per event). */

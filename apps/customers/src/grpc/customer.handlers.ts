@@ -1,4 +1,4 @@
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
 import type { CustomerFields } from '../domain/customer-admin';

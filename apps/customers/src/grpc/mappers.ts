@@ -1,4 +1,4 @@
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import { fromProtoFields, toProtoFields } from '@storefront/grpc-client';
 import { ADDRESS_FIELDS, type AddressFields, type User } from '../persistence/entities';
 import { capabilitiesOf } from '@storefront/access';

@@ -1,4 +1,4 @@
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
 import type { User } from '../persistence/entities';

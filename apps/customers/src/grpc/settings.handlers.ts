@@ -1,4 +1,4 @@
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { CustomersDomain } from '../domain';
 import type { SiteOptions, StoreAddress } from '../domain/site-options';

@@ -1,6 +1,6 @@
 import { DomainError } from '@storefront/errors';
 import { bindClient, type CallerContext, type Channel } from '@storefront/grpc-client';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { catalogUnavailable } from '../domain/downloads/errors';
 import type { DownloadableProduct, ProductDirectory } from '../domain/downloads/types';
 

@@ -1,5 +1,5 @@
 import { fromMinor } from '@storefront/money';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import type { QuoteRequestFields } from '../domain/quote/quote-input';
 import type { QuoteResult, RateAmount } from '../domain/quote/quote-types';
 

@@ -1,4 +1,4 @@
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { FulfillmentDomain } from '../domain';
 import { regions } from '../domain/regions';

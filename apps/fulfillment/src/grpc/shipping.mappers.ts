@@ -1,4 +1,4 @@
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import { methodType, type MethodType } from '../domain/shipping/method-types';
 import type { Country, Continent } from '../domain/regions';
 import type { MethodInstanceRecord, ZoneRecord } from '../persistence/shipping.repository';

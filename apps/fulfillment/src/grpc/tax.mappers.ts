@@ -1,4 +1,4 @@
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import type { TaxRate } from '../persistence/entities';
 
 export function toProtoTaxRate(rate: TaxRate): fulfillment.TaxRate {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FulfillmentEvents } from '@storefront/domain-events';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
 import { recordEvent } from '@storefront/events';
 
 // One row, "quote": the revision of everything a quote reads (zones, methods, tax rates).

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { anonymousCaller, bindServices, openChannel, type Channel, type PackageClients } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import type { RunningService } from '@storefront/service-kit';
 
 /** The admin the gateway would forward (the service trusts the caller context). */

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, unauthorized } from '@storefront/errors';
 import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import type { CustomersClients } from '../clients';
 import { PrincipalCache } from './principal-cache';
 import { requestTraceparent } from '../http/tracing';

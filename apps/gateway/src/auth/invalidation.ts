@@ -1,5 +1,5 @@
 import type { EventTransport } from '@storefront/events';
-import { CustomerEvents } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import type { PrincipalCache } from './principal-cache';
 
 /**

@@ -1,4 +1,4 @@
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 
 interface Entry {
   principal: customers.Principal;

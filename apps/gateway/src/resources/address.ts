@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { protoFieldName, toProtoFields } from '@storefront/grpc-client';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { Address, AddressFields } from '../http/schemas';
 
 /** The REST address: its one definition is the `Address` schema (http/schemas.ts), named like the proto fields. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
 import { Address, DateTime } from '../http/schemas';

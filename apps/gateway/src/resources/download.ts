@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import { formatDateTime } from '../http/dates';
 
 /** A download permission (spec 2.10). */

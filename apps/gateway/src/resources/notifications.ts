@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { notifications } from '@storefront/proto';
+import type { notifications } from '@storefront/proto/notifications';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
 

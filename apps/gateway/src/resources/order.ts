@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
 import { Address } from '../http/schemas';

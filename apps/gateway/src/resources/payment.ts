@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { payments } from '@storefront/proto';
+import type { payments } from '@storefront/proto/payments';
 import { resourceLinks } from '../http/links';
 
 const Links = Type.Object({}, { additionalProperties: true, description: 'self and collection links.' });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { formatDateTime } from '../http/dates';
 import { Type } from 'typebox';
 import { baseUrl } from '../http/links';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 
 export const StatesSchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import { baseUrl, resourceLinks } from '../http/links';
 import { LinksSchema } from '../http/responses';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { forbidden } from '@storefront/errors';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { baseUrl, requestOrigin } from '../http/links';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies';
 import { documented, errorResponses } from '../http/responses';

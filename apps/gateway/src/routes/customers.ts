@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { badRequest, DomainError } from '@storefront/errors';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import { setPaginationHeaders } from '../http/pagination';
 import { DeletedSchema, documented, errorResponses } from '../http/responses';
 import { AddressPatch, Context, Force, IdList, IdParams, MetaTrimming, Page, PerPage } from '../http/schemas';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { Address, AddressPatch } from '../http/schemas';
 import { documented, errorResponses } from '../http/responses';
 import { addressPatch, restAddress } from '../resources/address';

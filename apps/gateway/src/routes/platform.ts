@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { forbidden, unauthorized } from '@storefront/errors';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import { clearSessionCookie } from '../http/cookies';
 import { formatDateTime } from '../http/dates';
 import { documented, errorResponses } from '../http/responses';

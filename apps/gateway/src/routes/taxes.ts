@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { badRequest } from '@storefront/errors';
-import type { fulfillment } from '@storefront/proto';
+import type { fulfillment } from '@storefront/proto/fulfillment';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule } from '../context';
 import { registerBatchRoute } from '../http/batch';

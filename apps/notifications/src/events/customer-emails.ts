@@ -1,5 +1,5 @@
 import type { EventHandler } from '@storefront/events';
-import type { customers } from '@storefront/proto';
+import type { customers } from '@storefront/proto/customers';
 import type { NotificationsDomain } from '../domain';
 
 /** customers.customer_created -> welcome email. */

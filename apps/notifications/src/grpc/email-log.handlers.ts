@@ -1,4 +1,4 @@
-import { notifications } from '@storefront/proto';
+import { notifications } from '@storefront/proto/notifications';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { NotificationsDomain } from '../domain';
 import { toProtoEmailLog } from './mappers';

@@ -1,4 +1,4 @@
-import type { notifications } from '@storefront/proto';
+import type { notifications } from '@storefront/proto/notifications';
 import type { ActivityLogEntry } from '../domain/activity/types';
 import type { EmailLogEntry } from '../domain/email/types';
 

@@ -1,6 +1,6 @@
 import type { Database } from '@storefront/persistence';
 import type { OrdersConfig } from '../config';
-import type { StoreSettings } from '@storefront/service-kit';
+import type { StoreSettings } from '@storefront/service-kit/store-settings';
 import type { CatalogPort, PaymentsPort, QuotePort } from './ports';
 import type { OrderStatus } from './status/order-states';
 

@@ -1,4 +1,4 @@
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { OrdersDomain } from '../domain';
 import { actorOf, fromProtoAddress, toProtoOrder } from './mappers';

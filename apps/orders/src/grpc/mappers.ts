@@ -1,6 +1,6 @@
 import type { CallerContext } from '@storefront/grpc-client';
 import { fromMinor } from '@storefront/money';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import type { Actor } from '../domain/deps';
 import type { Address, LineInput, Order } from '../domain/orders/order-types';
 import { needsPayment } from '../domain/status/order-states';

@@ -1,6 +1,8 @@
 import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
-import { catalog, fulfillment, payments } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
+import { fulfillment } from '@storefront/proto/fulfillment';
+import { payments } from '@storefront/proto/payments';
 import { fromMinor, toMinor } from '@storefront/money';
 import type { CatalogPort, PaymentsPort, PurchasableResult, QuotePort } from '../domain/ports';
 import type { Address } from '../domain/orders/order-types';

@@ -1,5 +1,5 @@
 import { invalidParams } from '@storefront/errors';
-import type { payments } from '@storefront/proto';
+import type { payments } from '@storefront/proto/payments';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { PaymentsDomain } from '../domain';
 import { toGatewayDetail, toPaymentRecord } from './mappers';

@@ -1,4 +1,4 @@
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import type { GatewayView } from '../domain/gateways/gateway-catalog';
 import type { PaymentRecordView } from '../domain/payments/payment-records';
 import { minorToAmount } from '../domain/payments/amounts';

@@ -1,5 +1,5 @@
 import { bindClient, type CallerContext, type Channel } from '@storefront/grpc-client';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 import type { OrderForPayment, OrdersPort } from '../domain';
 
 function toOrder(order: orders.Order | undefined): OrderForPayment {

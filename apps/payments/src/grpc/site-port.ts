@@ -1,5 +1,5 @@
 import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { SitePort } from '../domain';
 
 const TTL_MS = 5_000;

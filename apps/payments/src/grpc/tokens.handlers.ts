@@ -1,4 +1,4 @@
-import type { payments } from '@storefront/proto';
+import type { payments } from '@storefront/proto/payments';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { PaymentsDomain } from '../domain';
 import { toSavedToken } from './mappers';

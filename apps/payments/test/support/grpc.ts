@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { anonymousCaller, bindServices, openChannel, type CallerContext, type Channel } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import type { RunningService } from '@storefront/service-kit';
 
 export const admin: CallerContext = {

@@ -1,5 +1,5 @@
 import { bindServices, openChannel, type CallerContext, type PackageClients } from '@storefront/grpc-client';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import type { Platform } from '../../src';
 import type { ShopClient } from './client';
 

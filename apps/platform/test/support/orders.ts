@@ -1,5 +1,5 @@
 import { bindServices, openChannel, type CallerContext, type PromiseClient } from '@storefront/grpc-client';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 import type { Platform } from '../../src';
 
 /** gRPC clients of the running orders service (the cart's and payments' view of it). */

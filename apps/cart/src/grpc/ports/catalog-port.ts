@@ -1,5 +1,5 @@
 import { bindClient, type Channel } from '@storefront/grpc-client';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { unavailable } from './unavailable';
 import type { CatalogPort, CouponRecord, LookupResult } from '../../domain/ports';
 import { SERVICE_CALLER } from './service-caller';

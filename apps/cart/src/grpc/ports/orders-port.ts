@@ -1,5 +1,5 @@
 import { bindClient, type Channel } from '@storefront/grpc-client';
-import { orders } from '@storefront/proto';
+import { orders } from '@storefront/proto/orders';
 import type { Address, OrdersPort, OrderView } from '../../domain/ports';
 import { callerOf } from './service-caller';
 

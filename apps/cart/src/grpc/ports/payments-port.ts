@@ -1,6 +1,6 @@
 import { DomainError } from '@storefront/errors';
 import { bindClient, deadlineExceeded, type Channel } from '@storefront/grpc-client';
-import { payments } from '@storefront/proto';
+import { payments } from '@storefront/proto/payments';
 import { PAYMENT_OUTCOME_UNKNOWN, type PaymentsPort } from '../../domain/ports';
 import { callerOf } from './service-caller';
 

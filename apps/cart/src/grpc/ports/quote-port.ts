@@ -1,5 +1,5 @@
 import { bindClient, type Channel } from '@storefront/grpc-client';
-import { fulfillment } from '@storefront/proto';
+import { fulfillment } from '@storefront/proto/fulfillment';
 import type { QuotePort } from '../../domain/ports';
 import { SERVICE_CALLER } from './service-caller';
 import { unavailable } from './unavailable';

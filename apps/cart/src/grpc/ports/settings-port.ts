@@ -1,5 +1,5 @@
 import { bindClient, type Channel } from '@storefront/grpc-client';
-import { customers } from '@storefront/proto';
+import { customers } from '@storefront/proto/customers';
 import type { SettingsPort, StoreSettingsView } from '../../domain/ports';
 import { SERVICE_CALLER } from './service-caller';
 

@@ -1,4 +1,4 @@
-import { CatalogEvents } from '@storefront/domain-events';
+import { CatalogEvents } from '@storefront/domain-events/catalog';
 import { recordEvent } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, gone, invalidParams, notFound } from '@storefront/errors';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CatalogEvents } from '@storefront/domain-events';
+import { CatalogEvents } from '@storefront/domain-events/catalog';
 import { gone } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
 import { isUniqueViolation } from '@storefront/persistence';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@storefront/events';
-import { CatalogEvents } from '@storefront/domain-events';
+import { CatalogEvents } from '@storefront/domain-events/catalog';
 import { Variation, type Product, type StockMovement } from '../../persistence/entities';
 import { findProducts } from '../../persistence/products.repository';
 import { insertMovements, writeLevels, type LevelKey } from '../../persistence/stock.repository';

@@ -1,5 +1,5 @@
 import { recordEvent } from '@storefront/events';
-import { FulfillmentEvents } from '@storefront/domain-events';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
 import { notFound } from '@storefront/errors';
 import { insertPermissions, paidOrdersWithProduct } from '../../persistence/downloads.repository';
 import type { DownloadsDeps } from '../downloads/deps';

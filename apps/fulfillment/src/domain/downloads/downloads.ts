@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@storefront/events';
-import { FulfillmentEvents } from '@storefront/domain-events';
+import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
 import {
   completeSession,
   findOpenSession,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { cart } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
 import { CartLineSchema, lineResource, snapshotResource, totalsResource, TotalsSchema, AppliedCouponSchema } from './snapshot';
 
 const num = (v: string | undefined) => Number(v || 0);

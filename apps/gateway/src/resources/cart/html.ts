@@ -1,4 +1,4 @@
-import type { cart } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(value: unknown): string {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { cart } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
 import { itemsHtml, subtotalsHtml } from './html';
 import { CartLineSchema, lineResource } from './snapshot';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { VariationSchema, variationResource } from './variation';
 
 /** One variation as the cart's variations lookup shows it: the product's variation without the barcode. */

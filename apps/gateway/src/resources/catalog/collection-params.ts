@@ -1,5 +1,5 @@
 import { Type, type TSchemaOptions } from 'typebox';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { Context, IdList, Page, PerPage } from '../../http/schemas';
 
 // The host platform's standard collection parameters of the native routes

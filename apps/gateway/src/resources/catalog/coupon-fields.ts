@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { Nullable } from '../../http/schemas';
 import { amountOrNull } from './decimal-amount';
 import { IdArray, Int4, Money, OptionalMoney } from './write-values';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { COUPON_FIELD_NAMES, couponFieldsWrite } from './coupon-fields';
 import { decimalText, Int4, RawText, rawText } from './write-values';
 

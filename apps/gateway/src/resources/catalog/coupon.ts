@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { resourceLinks } from '../../http/links';
 import { filterByContext } from './context-filter';
 import { couponFieldsRead, couponFieldValues } from './coupon-fields';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { amountOrNull } from './decimal-amount';
 
 /** JSON Schema of `POST /inventory/generate-code` (spec 2.6: `{value}`). */

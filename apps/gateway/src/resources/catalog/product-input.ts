@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { catalog } from '@storefront/proto';
+import { catalog } from '@storefront/proto/catalog';
 import { Id, MAX_ID, Nullable } from '../../http/schemas';
 import { decimalText, IdArray, Int4, MetaObject, Money, OptionalMoney, RawText, rawText } from './write-values';
 

@@ -1,5 +1,5 @@
 import { Type, type TSchemaOptions } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { resourceLinks, baseUrl } from '../../http/links';
 import { filterByContext } from './context-filter';
 import { amountOrNull } from './decimal-amount';

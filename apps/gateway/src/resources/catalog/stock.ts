@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { formatDateTime } from '../../http/dates';
 import { resourceLinks } from '../../http/links';
 import { LinksSchema } from '../../http/responses';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { baseUrl, resourceLinks, type Links } from '../../http/links';
 import { filterByContext } from './context-filter';
 import { ALL_CONTEXTS, VIEW_EDIT, type Presentation } from './presentation';

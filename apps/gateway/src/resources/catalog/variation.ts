@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import { amountOrNull } from './decimal-amount';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { cart } from '@storefront/proto';
+import type { cart } from '@storefront/proto/cart';
 
 export const CART_COOKIE = 'shop_cart';
 const YEAR_S = 365 * 24 * 3600;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { badRequest } from '@storefront/errors';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { RouteModule } from '../../context';
 import { collectionQuery, postCollectionParams } from '../../resources/catalog/collection-params';
 import { couponResource, CouponSchema } from '../../resources/catalog/coupon';

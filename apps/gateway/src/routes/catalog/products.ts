@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { badRequest } from '@storefront/errors';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { RouteModule } from '../../context';
 import { IdList } from '../../http/schemas';
 import { collectionQuery, postCollectionParams, Slugs } from '../../resources/catalog/collection-params';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { catalog } from '@storefront/proto';
+import type { catalog } from '@storefront/proto/catalog';
 import type { CatalogClients } from '../../clients';
 import type { GatewayContext, RouteModule, TypedApp } from '../../context';
 import { Context, Id, IdList, MAX_ID, Page, PerPage } from '../../http/schemas';

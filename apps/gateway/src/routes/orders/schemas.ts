@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { invalidParams } from '@storefront/errors';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import { AddressPatch, Id, MAX_ID } from '../../http/schemas';
 import { ORDER_STATUSES } from '../../resources/order';
 import { protoAddress } from '../../resources/address';

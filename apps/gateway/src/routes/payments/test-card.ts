@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { payments } from '@storefront/proto';
+import type { payments } from '@storefront/proto/payments';
 import type { PaymentsClients } from '../../clients';
 import type { TypedApp } from '../../context';
 import { errorResponses } from '../../http/responses';

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@storefront/events';
-import { activityLogged, OrderEvents } from '@storefront/domain-events';
+import { activityLogged } from '@storefront/domain-events';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { fromMinor } from '@storefront/money';
-import type { orders } from '@storefront/proto';
+import type { orders } from '@storefront/proto/orders';
 import { updateOrderWithHistory, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor } from '../deps';
 import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/order-states';
