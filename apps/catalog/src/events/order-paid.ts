@@ -18,15 +18,16 @@ export function onOrderPaid(domain: CatalogDomain, logger: Logger): EventHandler
 }
 
 /**
- * Most paid orders need nothing here: no coupons to link, and the saga
- * committed the reservation before the event arrived. Those skip the inbox
- * transaction; the committed check records the event in the inbox itself.
+ * Most paid orders need one statement here: no coupons to link, and the
+ * reservation is active or committed already (by the saga). Those skip the
+ * inbox transaction; the committing statement records the event in the inbox
+ * itself.
  */
 export function orderPaidShortcut(domain: CatalogDomain): EventShortcut<orders.OrderPaid> {
   return async (envelope, consumer) => {
     const { reservationId, couponCodes } = envelope.payload;
     if (couponCodes.length) return false;
     if (!reservationId) return true;
-    return domain.reservations.committedBeforePaidEvent(reservationId, { consumer, eventId: envelope.id });
+    return domain.reservations.commitForPaidEvent(reservationId, { consumer, eventId: envelope.id });
   };
 }

@@ -126,24 +126,31 @@ export async function reserveLines(
 /**
  * Commits an active reservation still within its expiry, in one autocommit
  * statement (the row lock serializes it with release, sweep and other
- * commits); null when the reservation is anything else (the caller's full path).
+ * commits), or finds it committed; null when the reservation is anything else
+ * (the caller's full path).
  */
 export async function commitActiveReservation(
   reader: Reader,
   id: string,
   now: Date,
 ): Promise<{ id: string; createdAt: Date; expiresAt: Date; lines: LineQuantity[] } | null> {
+  // Committed already (order_paid's consumer came first): the same answer, as a retry gets.
   const rows = await reader.query<{ id: string; created_at: Date; expires_at: Date; lines: LineQuantity[] }>(
     `with u as (
        update ${T.reservations} set status = 'committed', settled_at = ?
        where id = ? and status = 'active' and expires_at > ? returning id, created_at, expires_at
+     ),
+     r as (
+       select id, created_at, expires_at from u
+       union all
+       select id, created_at, expires_at from ${T.reservations} where id = ? and status = 'committed'
      )
-     select u.id, u.created_at, u.expires_at, (
+     select r.id, r.created_at, r.expires_at, (
        select coalesce(json_agg(json_build_object('productId', l.product_id, 'variationId', l.variation_id, 'quantity', l.quantity)
          order by l.product_id, l.variation_id), '[]')
-       from ${T.reservationLines} l where l.reservation_id = u.id) as lines
-     from u`,
-    [now, id, now],
+       from ${T.reservationLines} l where l.reservation_id = r.id) as lines
+     from r limit 1`,
+    [now, id, now, id],
   );
   const row = rows[0];
   return row ? { id: row.id, createdAt: new Date(row.created_at), expiresAt: new Date(row.expires_at), lines: row.lines } : null;
@@ -160,22 +167,30 @@ export async function lockExpiredReservations(em: EntityManager, now: Date, limi
 }
 
 /**
- * Whether the reservation is committed already; if so the event (`consumer`,
- * `eventId`) is recorded in the inbox by the same statement, so a redelivery
- * after a later change of the reservation (a cancellation) finds it handled.
- * One autocommit statement instead of an inbox transaction.
+ * Commits the reservation if it is active (the saga's CommitReservation may
+ * not have come yet) and tells whether it is committed now; if so the event
+ * (`consumer`, `eventId`) is recorded in the inbox by the same statement, so
+ * a redelivery after a later change of the reservation (a cancellation) finds
+ * it handled. One autocommit statement instead of an inbox transaction.
  */
-export async function recordHandledIfCommitted(
+export async function commitAndRecordHandled(
   reader: Reader,
   reservationId: string,
+  now: Date,
   inbox: { consumer: string; eventId: string },
 ): Promise<boolean> {
   const rows = await reader.query<{ committed: boolean }>(
-    `with r as (select 1 from ${T.reservations} where id = ? and status = 'committed'),
+    `with u as (
+       update ${T.reservations} set status = 'committed', settled_at = ? where id = ? and status = 'active' returning 1
+     ),
+     c as (
+       select exists (select 1 from u)
+         or exists (select 1 from ${T.reservations} where id = ? and status = 'committed') as committed
+     ),
      i as (insert into "catalog"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
-           where exists (select 1 from r) on conflict do nothing)
-     select exists (select 1 from r) as committed`,
-    [reservationId, inbox.consumer, inbox.eventId],
+           where (select committed from c) on conflict do nothing)
+     select committed from c`,
+    [now, reservationId, reservationId, inbox.consumer, inbox.eventId],
   );
   return rows[0]?.committed === true;
 }

@@ -6,7 +6,7 @@ import {
   commitActiveReservation,
   lockExpiredReservations,
   lockReservation,
-  recordHandledIfCommitted,
+  commitAndRecordHandled,
   reservationLines,
   reserveLines,
   type ReservationStatus,
@@ -115,13 +115,14 @@ export class Reservations {
   }
 
   /**
-   * orders.order_paid's shortcut (no transaction): true when the reservation
-   * is committed already (the saga's CommitReservation usually comes first),
-   * recording the event as handled in the same statement; false when the
-   * consumer has to run (commitPaidOrder).
+   * orders.order_paid's shortcut (no transaction): commits an active
+   * reservation (as commitPaidOrder does) or finds it committed (the saga's
+   * CommitReservation came first), recording the event as handled in the same
+   * statement; false for an expired or released one (the consumer runs
+   * commitPaidOrder, which takes the units again).
    */
-  committedBeforePaidEvent(reservationId: string, inbox: { consumer: string; eventId: string }): Promise<boolean> {
-    return recordHandledIfCommitted(this.deps.db.reader, reservationId, inbox);
+  commitForPaidEvent(reservationId: string, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+    return commitAndRecordHandled(this.deps.db.reader, reservationId, this.deps.now(), inbox);
   }
 
   /** Commits for a paid order whatever the reservation's state (not yet committed). */
