@@ -7,8 +7,8 @@ import { createCatalogDomain } from './domain';
 import { seedDemoCatalog } from './domain/demo/demo-seed';
 import { onOrderCancelled } from './events/order-cancelled';
 import { onOrderFailed } from './events/order-failed';
-import { onOrderPaid } from './events/order-paid';
-import { onOrderPlaced } from './events/order-placed';
+import { onOrderPaid, orderPaidShortcut } from './events/order-paid';
+import { onOrderPlaced, orderPlacedShortcut } from './events/order-placed';
 import { couponHandlers } from './grpc/coupon.handlers';
 import { customersDirectory } from './grpc/customers-directory';
 import { inventoryHandlers } from './grpc/inventory.handlers';
@@ -48,8 +48,12 @@ export const catalogService = defineService({
     ctx.addGrpcService(catalog.InventoryServiceService, inventoryHandlers(domain));
     ctx.consume('catalog.restock_cancelled_orders', OrderEvents.orderCancelled, onOrderCancelled(domain, logger));
     ctx.consume('catalog.release_failed_orders', OrderEvents.orderFailed, onOrderFailed(domain, logger));
-    ctx.consume('catalog.commit_paid_orders', OrderEvents.orderPaid, onOrderPaid(domain, logger));
-    ctx.consume('catalog.link_placed_orders', OrderEvents.orderPlaced, onOrderPlaced(domain, logger));
+    ctx.consume('catalog.commit_paid_orders', OrderEvents.orderPaid, onOrderPaid(domain, logger), {
+      shortcut: orderPaidShortcut(domain),
+    });
+    ctx.consume('catalog.link_placed_orders', OrderEvents.orderPlaced, onOrderPlaced(domain, logger), {
+      shortcut: orderPlacedShortcut,
+    });
 
     const sweep = reservationSweep(domain.reservations, config.RESERVATION_SWEEP_SECONDS, logger);
     ctx.onReady(async () => {

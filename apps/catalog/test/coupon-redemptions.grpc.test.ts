@@ -170,6 +170,30 @@ describe('order events', () => {
     ]);
   });
 
+  it('order_paid after the saga committed the reservation needs no transaction, yet a redelivery after a cancellation takes nothing', async () => {
+    const product = await createSimpleProduct(c, { title: 'Committed first', stock: 4 });
+    const sagaId = `saga-${randomUUID()}`;
+    await c.stock.reserveStock({ reservationId: sagaId, lines: [line(product.id, 1)], ttlSeconds: 0 }, customer);
+    expect((await c.stock.commitReservation({ reservationId: sagaId }, customer)).reservation!.status).toBe('committed');
+    const paid = orders.OrderPaid.fromPartial({ orderId: 603, reservationId: sagaId, lines: [line(product.id, 1)] });
+    const eventId = randomUUID();
+    const first = await events.publish(OrderEvents.orderPaid, paid, eventId);
+    await events.handled('catalog.commit_paid_orders', first.seq);
+    const cancelled = await events.publish(
+      OrderEvents.orderCancelled,
+      orders.OrderCancelled.fromPartial({ orderId: 603, reservationId: sagaId, lines: [line(product.id, 1)] }),
+    );
+    await events.handled('catalog.restock_cancelled_orders', cancelled.seq);
+    // The shortcut recorded the first delivery in the inbox: the second one cannot take the units again.
+    await events.redeliver('catalog.commit_paid_orders', OrderEvents.orderPaid, paid, eventId);
+    expect(await levelOf(product.id)).toBe(4);
+    expect(await reasons(product.id)).toEqual([
+      ['order_cancelled', 1],
+      ['reserved', -1],
+      ['initial', 4],
+    ]);
+  });
+
   it('order_paid for a reservation released before the payment takes the stock again (the sale happened)', async () => {
     const product = await createSimpleProduct(c, { title: 'Late payment', stock: 4 });
     const sagaId = `saga-${randomUUID()}`;

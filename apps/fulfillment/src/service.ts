@@ -4,7 +4,7 @@ import { fulfillment } from '@storefront/proto/fulfillment';
 import { FulfillmentConfigSchema } from './config';
 import { createFulfillmentDomain } from './domain';
 import { createDownloadsDomain } from './domain/downloads';
-import { onOrderPaid } from './events/order-paid';
+import { onOrderPaid, orderPaidShortcut } from './events/order-paid';
 import { catalogProducts } from './grpc/catalog-products';
 import { downloadHandlers } from './grpc/download.handlers';
 import { LocalFileStorage } from './storage/local-files';
@@ -44,6 +44,8 @@ export const fulfillmentService = defineService({
       now: () => new Date(),
     });
     ctx.addGrpcService(fulfillment.DownloadServiceService, downloadHandlers(downloads));
-    ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, onOrderPaid(downloads, ctx.logger));
+    ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, onOrderPaid(downloads, ctx.logger), {
+      shortcut: orderPaidShortcut(downloads),
+    });
   },
 });

@@ -289,4 +289,19 @@ describe('POST /bundle/<id>/sync-purchasers', () => {
     expectError(await guest().post(path), 401, 'shop_rest_forbidden_context');
     expectError(await one.client.post(path), 403, 'shop_rest_forbidden_context');
   });
+
+  it("records a guest's paid order (no permissions) for bundle sync, once however often order_paid comes", async () => {
+    const a = await downloadable('Guest track', [{ name: 'A', file: 'extra.txt' }]);
+    const bundle = await seed.simpleProduct({ title: 'Guest album', productType: 'bundle', bundleProductIds: { ids: [a.id] } });
+    const path = `/shop/v1/bundle/${bundle.id}/sync-purchasers`;
+    const paid = await payOrder(0, [Number(bundle.id)]);
+    // Paid once more under another event id (an admin marking it paid again): still one order.
+    orderSeq--;
+    expect(await payOrder(0, [Number(bundle.id)])).toBe(paid);
+    const synced = await waitFor(async () => {
+      const res = await admin.post(path);
+      return res.body.total === 1 ? res.body : undefined;
+    }, W);
+    expect(synced).toMatchObject({ total: 1, processed: 1, granted_downloads: 0, synced_orders: [paid], done: true });
+  });
 });

@@ -8,6 +8,22 @@ import { runWithTraceparent, SpanKind, type Tracing } from '@storefront/telemetr
 
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
 
+/**
+ * Tried before the inbox transaction: true when the event needs nothing more
+ * (it is acknowledged with no transaction and no inbox row), false to run the
+ * handler as usual. It must stay correct under redelivery on its own: either
+ * its answer and effects depend only on the payload (and are idempotent), or
+ * it records the inbox row (`consumer`, `envelope.id`) itself in the same
+ * statement that reads what it decides on. Most events of a busy consumer
+ * often need nothing (an order without coupons, a guest's order): this spares
+ * them a transaction of four round trips.
+ */
+export type EventShortcut<T> = (envelope: EventEnvelope<T>, consumer: string) => Promise<boolean>;
+
+export interface ConsumeOptions<T> {
+  shortcut?: EventShortcut<T>;
+}
+
 /** Deliveries of one event to one consumer before it is parked as poison (EVENTS_MAX_DELIVER). */
 export const DEFAULT_MAX_DELIVER = 10;
 
@@ -36,8 +52,9 @@ export async function consumeEvent<T>(options: {
   maxDeliver?: number;
   /** When set, each handling is a CONSUMER span under the publish span (the message's traceparent). */
   tracing?: Tracing;
+  shortcut?: EventShortcut<T>;
 }): Promise<StopConsuming> {
-  const { orm, schema, transport, logger, consumer, event, handler, tracing } = options;
+  const { orm, schema, transport, logger, consumer, event, handler, tracing, shortcut } = options;
   const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
   const durable = durableName(consumer);
   const handle = async (message: TransportMessage) => {
@@ -59,8 +76,12 @@ export async function consumeEvent<T>(options: {
             fn,
           )
         : runWithTraceparent(envelope.traceparent, fn);
-    await inTrace(() =>
-      orm.em.fork().transactional(async (em) => {
+    await inTrace(async () => {
+      if (shortcut && (await shortcut(envelope, consumer))) {
+        logger.debug({ consumer, eventId: envelope.id }, 'event needed no transaction');
+        return;
+      }
+      await orm.em.fork().transactional(async (em) => {
         const fresh = await em.execute(
           `insert into "${schema}"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
            on conflict do nothing returning event_id`,
@@ -71,8 +92,8 @@ export async function consumeEvent<T>(options: {
           return;
         }
         await handler(envelope, em);
-      }),
-    );
+      });
+    });
   };
   return transport.consume(durable, transport.subjectFor(event.subject), async (message) => {
     try {

@@ -89,6 +89,8 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (name
       consumer,
       event: NoteWritten,
       maxDeliver: 3,
+      // Events needing nothing (here: "skip-..." texts) are acknowledged without a transaction.
+      shortcut: async (envelope) => envelope.payload.text.startsWith('skip-'),
       handler: async (envelope, em) => {
         if (poisonActive && envelope.payload.text.startsWith('poison')) throw new Error('cannot handle poison');
         if (failuresLeft > 0) {
@@ -127,6 +129,20 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (name
     await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text: 'b' }));
     await waitFor(async () => (await seen()).includes('b'));
     expect(await seen()).not.toContain('rolled-back');
+  });
+
+  it('acknowledges an event its shortcut handles without running the handler or writing the inbox', async () => {
+    const id = randomUUID();
+    await transport.publish({
+      subject: transport.subjectFor(NoteWritten.subject),
+      data: NoteWritten.codec.encode({ text: 'skip-me' }).finish(),
+      headers: envelopeHeaders({ id, type: NoteWritten.type, occurredAt: new Date() }),
+    });
+    await db.em().transactional(async (em) => void recordEvent(em, NoteWritten, { text: 'shortcut-sentinel' }));
+    await waitFor(async () => (await seen()).includes('shortcut-sentinel'));
+    expect(await seen()).not.toContain('skip-me');
+    const inbox = await db.em().execute('select 1 from "notes"."inbox" where consumer = ? and event_id = ?', [consumer, id]);
+    expect(inbox).toHaveLength(0);
   });
 
   it('ignores a redelivered event (same id)', async () => {

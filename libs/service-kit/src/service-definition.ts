@@ -3,7 +3,7 @@ import type { ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
 import type { Static, TObject } from 'typebox';
 import type { CallerContext, Channel } from '@storefront/grpc-client';
 import type { Database, SqlMigration } from '@storefront/persistence';
-import type { EventHandler, EventTransport, EventType } from '@storefront/events';
+import type { ConsumeOptions, EventHandler, EventTransport, EventType } from '@storefront/events';
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config';
 import type { Metrics } from './metrics';
@@ -28,8 +28,8 @@ export interface ServiceContext<C = object> {
   /** This service's Prometheus registry (`metrics.counter(...)` for business figures). */
   metrics: Metrics;
   addGrpcService<D extends GrpcServiceDefinition>(definition: D, handlers: ServiceHandlers<D>): void;
-  /** Registers a durable, idempotent event consumer (started after migrations). */
-  consume<T>(consumer: string, event: EventType<T>, handler: EventHandler<T>): void;
+  /** Registers a durable, idempotent event consumer (started after migrations); `options.shortcut`: see EventShortcut. */
+  consume<T>(consumer: string, event: EventType<T>, handler: EventHandler<T>, options?: ConsumeOptions<T>): void;
   /** A gRPC channel to another service, closed on shutdown. */
   connect(serviceName: string, address: string): Channel;
   /** Runs once after migrations and before the gRPC server accepts calls. */

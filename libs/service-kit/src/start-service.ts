@@ -96,7 +96,7 @@ export async function startService<S extends TObject>(
         server.addService(def, adaptHandlers(def, handlers, logger, metrics.grpcLatency, tracing));
         health.register(serviceNameOf(def));
       },
-      consume(consumer, event, handler) {
+      consume(consumer, event, handler, options) {
         consumerNames.push(consumer);
         consumers.push(() =>
           consumeEvent({
@@ -109,6 +109,7 @@ export async function startService<S extends TObject>(
             handler,
             maxDeliver: config.EVENTS_MAX_DELIVER,
             tracing,
+            shortcut: options?.shortcut,
           }),
         );
       },

@@ -1,4 +1,4 @@
-import type { EventHandler } from '@storefront/events';
+import type { EventHandler, EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { CatalogDomain } from '../domain';
@@ -14,5 +14,20 @@ export function onOrderPaid(domain: CatalogDomain, logger: Logger): EventHandler
     const outcome = await domain.reservations.commitPaidOrder(em, reservationId);
     const linked = await domain.redemptions.attachOrder(em, reservationId, orderId);
     logger.info({ orderId, reservationId, outcome, linked, eventId: envelope.id }, 'order_paid handled');
+  };
+}
+
+/**
+ * Most paid orders need one statement here: no coupons to link, and the
+ * reservation is active or committed already (by the saga). Those skip the
+ * inbox transaction; the committing statement records the event in the inbox
+ * itself.
+ */
+export function orderPaidShortcut(domain: CatalogDomain): EventShortcut<orders.OrderPaid> {
+  return async (envelope, consumer) => {
+    const { reservationId, couponCodes } = envelope.payload;
+    if (couponCodes.length) return false;
+    if (!reservationId) return true;
+    return domain.reservations.commitForPaidEvent(reservationId, { consumer, eventId: envelope.id });
   };
 }

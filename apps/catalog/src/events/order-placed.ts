@@ -1,4 +1,4 @@
-import type { EventHandler } from '@storefront/events';
+import type { EventHandler, EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { CatalogDomain } from '../domain';
@@ -15,3 +15,10 @@ export function onOrderPlaced(domain: CatalogDomain, logger: Logger): EventHandl
     if (linked) logger.info({ orderId, reservationId, linked, eventId: envelope.id }, 'order_placed: redemptions linked');
   };
 }
+
+/**
+ * An order placed without coupons has no redemptions to link (the saga
+ * redeems exactly the order's codes): nothing to do, whatever is redelivered.
+ */
+export const orderPlacedShortcut: EventShortcut<orders.OrderPlaced> = async (envelope) =>
+  !envelope.payload.couponCodes.length || !envelope.payload.reservationId;

@@ -1,18 +1,28 @@
-import type { EventHandler } from '@storefront/events';
+import type { EventEnvelope, EventHandler, EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { DownloadsDomain } from '../domain/downloads';
+import type { PaidOrder } from '../domain/downloads/downloads';
+
+const paidOrder = (envelope: EventEnvelope<orders.OrderPaid>): PaidOrder => {
+  const o = envelope.payload;
+  return {
+    orderId: Number(o.orderId),
+    customerId: Number(o.customerId),
+    paidAt: o.paidAt ?? envelope.occurredAt,
+    lines: o.lines.map((l) => ({ productId: Number(l.productId), variationId: Number(l.variationId) })),
+  };
+};
 
 /** orders.order_paid -> download permissions for the order's downloadable products (once per order). */
 export function onOrderPaid(domain: DownloadsDomain, logger: Logger): EventHandler<orders.OrderPaid> {
   return async (envelope, em) => {
-    const o = envelope.payload;
-    const granted = await domain.downloads.grantForPaidOrder(em, {
-      orderId: Number(o.orderId),
-      customerId: Number(o.customerId),
-      paidAt: o.paidAt ?? envelope.occurredAt,
-      lines: o.lines.map((l) => ({ productId: Number(l.productId), variationId: Number(l.variationId) })),
-    });
-    logger.info({ orderId: o.orderId, granted: granted.length, eventId: envelope.id }, 'order_paid: downloads granted');
+    const granted = await domain.downloads.grantForPaidOrder(em, paidOrder(envelope));
+    logger.info({ orderId: envelope.payload.orderId, granted: granted.length, eventId: envelope.id }, 'order_paid: downloads granted');
   };
+}
+
+/** A guest's paid order only has its lines recorded (one idempotent statement, no inbox transaction). */
+export function orderPaidShortcut(domain: DownloadsDomain): EventShortcut<orders.OrderPaid> {
+  return (envelope) => domain.downloads.recordGuestPaidOrder(paidOrder(envelope));
 }

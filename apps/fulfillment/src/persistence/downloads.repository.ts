@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import type { DownloadPermission, NewPermission, PaidLine } from './download-records';
 
 const P = '"fulfillment"."download_permissions"';
@@ -24,13 +25,22 @@ function toPermission(r: Row): DownloadPermission {
   };
 }
 
-export async function recordPaidLines(em: EntityManager, lines: PaidLine[]): Promise<void> {
-  for (const l of lines) {
-    await em.execute(
-      `insert into ${L} ("order_id", "product_id", "variation_id", "customer_id", "paid_at") values (?, ?, ?, ?, ?) on conflict do nothing`,
-      [l.orderId, l.productId, l.variationId, l.customerId, l.paidAt],
-    );
-  }
+/** All lines in one statement; a line recorded before (a redelivery, a repeated line) is kept as it is. */
+function paidLinesInsert(lines: readonly PaidLine[]): [string, unknown[]] {
+  const tuples = lines.map(() => '(?, ?, ?, ?, ?)').join(', ');
+  return [
+    `insert into ${L} ("order_id", "product_id", "variation_id", "customer_id", "paid_at") values ${tuples} on conflict do nothing`,
+    lines.flatMap((l) => [l.orderId, l.productId, l.variationId, l.customerId, l.paidAt]),
+  ];
+}
+
+export async function recordPaidLines(em: EntityManager, lines: readonly PaidLine[]): Promise<void> {
+  if (lines.length) await em.execute(...paidLinesInsert(lines));
+}
+
+/** The same, outside any transaction (the statement is idempotent by itself). */
+export async function recordPaidLinesNow(reader: Reader, lines: readonly PaidLine[]): Promise<void> {
+  if (lines.length) await reader.query(...paidLinesInsert(lines));
 }
 
 /** Inserts the permissions that do not exist yet (one per order, product and file); returns the new ones. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import { FulfillmentEvents } from '@storefront/domain-events/fulfillment';
 import { recordEvent } from '@storefront/events';
 
@@ -13,9 +14,15 @@ export async function bumpQuoteRevision(em: EntityManager): Promise<void> {
   recordEvent(em, FulfillmentEvents.quoteRulesChanged, { revision: Number(rows[0]?.revision ?? 0) });
 }
 
+const READ_REVISION = `select "revision" from "fulfillment"."configuration_revisions" where "name" = 'quote'`;
+
 export async function readQuoteRevision(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ revision: number }[]>(
-    `select "revision" from "fulfillment"."configuration_revisions" where "name" = 'quote'`,
-  );
+  const rows = await em.execute<{ revision: number }[]>(READ_REVISION);
+  return Number(rows[0]?.revision ?? 0);
+}
+
+/** The same outside a transaction: a prepared statement on the read pool (once per quote, so kept cheap). */
+export async function readQuoteRevisionNow(reader: Reader): Promise<number> {
+  const rows = await reader.query<{ revision: number }>(READ_REVISION);
   return Number(rows[0]?.revision ?? 0);
 }

@@ -1,7 +1,8 @@
 import { invalidParams, notFound, unprocessable } from '@storefront/errors';
-import { Price } from '../../persistence/entities';
-import { findProducts, loadProductDetails } from '../../persistence/products.repository';
+import type { Price, Product } from '../../persistence/entities';
+import { loadProductDetails } from '../../persistence/products.repository';
 import type { ProductDetails } from '../../persistence/product-read-model';
+import { readProductsOfPrices } from '../../persistence/purchasable-read';
 import type { Actor } from '../shared/actor';
 import type { CatalogDeps } from '../deps';
 import { isId } from '../shared/ids';
@@ -19,11 +20,7 @@ import { requireProduct } from '../stock/stock-targets';
 
 const MAX_LINES = 100;
 
-function cartCatalog(
-  linePrices: Price[],
-  products: Awaited<ReturnType<typeof findProducts>>,
-  details: ProductDetails,
-): CartCatalog {
+function cartCatalog(linePrices: Price[], products: Product[], details: ProductDetails): CartCatalog {
   const group =
     <T extends { productId: number }>(items: readonly T[]) =>
     (productId: number) =>
@@ -41,21 +38,18 @@ function cartCatalog(
   };
 }
 
-/** What the cart asks of the catalog: one call per cart, a fixed number of queries per call. */
+/** What the cart asks of the catalog: one call per cart, one query per call. */
 export class CatalogLookup {
   constructor(private readonly deps: CatalogDeps) {}
 
   async purchasables(refs: readonly PurchasableRefInput[]): Promise<Array<PurchasableData | LineFailure>> {
     if (refs.length > MAX_LINES) throw invalidParams({ lines: `At most ${MAX_LINES} lines per call.` });
-    const em = this.deps.db.em();
-    const priceIds = [...new Set(refs.map((r) => r.priceId).filter(isId))];
-    const linePrices = priceIds.length ? await em.find(Price, { id: { $in: priceIds } }) : [];
-    const products = await findProducts(em, [...new Set(linePrices.map((p) => p.productId))]);
-    const details = await loadProductDetails(
-      em,
-      products.map((p) => p.id),
-    );
-    const catalog = cartCatalog(linePrices, products, details);
+    const priceIds = new Set(refs.map((r) => r.priceId).filter(isId));
+    const { products, details } = priceIds.size
+      ? await readProductsOfPrices(this.deps.db.reader, [...priceIds])
+      : { products: [], details: { prices: [], variations: [], terms: [], levels: [] } };
+    // The documents carry every price of their products; the lines name some of them.
+    const catalog = cartCatalog(details.prices.filter((p) => priceIds.has(p.id)), products, details);
     return refs.map((ref) => resolvePurchasable(ref, catalog));
   }
 

@@ -10,15 +10,28 @@ import { invalidVariationId } from '../stock/stock-targets';
 // Turning requested lines into what a reservation takes: each line with its
 // product, checked against the catalog, then against the locked levels.
 
-export interface PlannedLine extends StockLineInput {
-  product: Product;
+/** What planning and shortages read of a line's product. */
+export type PlanProduct = Pick<Product, 'id' | 'title' | 'productType' | 'manageStock' | 'backordersAllowed' | 'stockStatus'>;
+
+export interface PlannedLine<P extends PlanProduct = Product> extends StockLineInput {
+  product: P;
 }
 
 /** Resolves the lines' products (two queries); unknown products or variations are 404s. */
 export async function planLines(em: EntityManager, lines: readonly StockLineInput[]): Promise<PlannedLine[]> {
-  const products = new Map((await findProducts(em, [...new Set(lines.map((l) => l.productId))])).map((p) => [p.id, p]));
+  const products = await findProducts(em, [...new Set(lines.map((l) => l.productId))]);
   const variationIds = lines.map((l) => l.variationId).filter((id) => id !== 0);
   const variations = variationIds.length ? await em.find(Variation, { id: { $in: variationIds } }) : [];
+  return checkLines(lines, products, variations);
+}
+
+/** Pairs each line with its product; unknown products or variations (or a variation of another product) are 404s. */
+export function checkLines<P extends PlanProduct>(
+  lines: readonly StockLineInput[],
+  productList: readonly P[],
+  variations: ReadonlyArray<{ id: number; productId: number }>,
+): PlannedLine<P>[] {
+  const products = new Map(productList.map((p) => [p.id, p]));
   const variationOwner = new Map(variations.map((v) => [v.id, v.productId]));
   return lines.map((line) => {
     const product = products.get(line.productId);
@@ -41,13 +54,13 @@ export interface Shortage {
 }
 
 /** Units a line can draw on: its locked level; unlimited for unmanaged products unless marked out of stock. */
-function availableFor(line: PlannedLine, locked: ReadonlyMap<string, number>): number {
+function availableFor(line: PlannedLine<PlanProduct>, locked: ReadonlyMap<string, number>): number {
   if (line.product.manageStock) return locked.get(levelKey(line.productId, line.variationId)) ?? 0;
   return line.product.stockStatus === 'outofstock' ? 0 : line.quantity;
 }
 
 /** Lines the stock cannot cover. */
-export function shortages(lines: readonly PlannedLine[], locked: ReadonlyMap<string, number>): Shortage[] {
+export function shortages(lines: readonly PlannedLine<PlanProduct>[], locked: ReadonlyMap<string, number>): Shortage[] {
   return lines.flatMap((line) => {
     const { product } = line;
     const available = availableFor(line, locked);

@@ -3,14 +3,15 @@ import { conflict, invalidParams, notFound } from '@storefront/errors';
 import { Reservation } from '../../persistence/entities';
 import {
   findReservation,
-  insertReservation,
-  insertReservationLines,
+  commitActiveReservation,
   lockExpiredReservations,
   lockReservation,
+  commitAndRecordHandled,
   reservationLines,
+  reserveLines,
   type ReservationStatus,
 } from '../../persistence/reservations.repository';
-import { ensureLevelRows, levelKey, lockLevels } from '../../persistence/stock.repository';
+import { levelKey, lockLevels } from '../../persistence/stock.repository';
 import type { Actor } from '../shared/actor';
 import type { CatalogDeps } from '../deps';
 import {
@@ -20,8 +21,8 @@ import {
   restockQuantities,
   type StockLineInput,
 } from './reservation-lines';
-import { insufficientStock, planLines, shortages, type PlannedLine } from './reservation-plan';
-import { recordLevelChanges } from '../stock/stock-ledger';
+import { checkLines, insufficientStock, shortages } from './reservation-plan';
+import { recordLevelChanges, recordLowStockEvents } from '../stock/stock-ledger';
 import { parseReason } from '../stock/stock-math';
 
 export interface ReservationView {
@@ -54,30 +55,22 @@ export class Reservations {
     return this.deps.db.em().transactional(async (em) => {
       const now = this.deps.now();
       const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-      // A twin call with the same id waits here until the first one commits or rolls back.
-      if (!(await insertReservation(em, id, now, expiresAt))) {
-        return { reservation: await this.replay(em, id, lines), replayed: true };
-      }
-      await this.take(em, actor, id, await planLines(em, lines), now);
+      // One statement inserts the reservation and, when it is new, takes the units; a twin call
+      // with the same id waits in it until the first one commits or rolls back.
+      const taken = await reserveLines(em, { id, now, expiresAt, userId: actor.userId, lines });
+      if (!taken.created) return { reservation: await this.replay(em, id, lines), replayed: true };
+      // What it took is checked now; a refusal rolls the whole reservation back.
+      const planned = checkLines(lines, taken.products, taken.variations);
+      const quantityOf = new Map(lines.map((l) => [levelKey(l.productId, l.variationId), l.quantity]));
+      const changes = taken.levels.map((l) => {
+        const before = l.after + (quantityOf.get(levelKey(l.productId, l.variationId)) ?? 0);
+        return { productId: l.productId, variationId: l.variationId, before, after: l.after };
+      });
+      const missing = shortages(planned, new Map(changes.map((c) => [levelKey(c.productId, c.variationId), c.before])));
+      if (missing.length) throw insufficientStock(missing);
+      await recordLowStockEvents(em, this.deps, taken.products, changes);
       return { reservation: { id, status: 'active' as const, createdAt: now, expiresAt, lines }, replayed: false };
     });
-  }
-
-  /** Takes every line's units off its locked level, or throws naming the lines stock cannot cover. */
-  private async take(em: EntityManager, actor: Actor, reservationId: string, planned: PlannedLine[], now: Date) {
-    const managed = planned.filter((l) => l.product.manageStock);
-    await ensureLevelRows(em, managed, now);
-    const locked = await lockLevels(em, managed);
-    const missing = shortages(planned, locked);
-    if (missing.length) throw insufficientStock(missing);
-    const changes = managed.map((l) => {
-      const before = locked.get(levelKey(l.productId, l.variationId)) ?? 0;
-      return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
-    });
-    const context = { userId: actor.userId, reason: 'reserved', note: '', reservationId };
-    await recordLevelChanges(em, this.deps, changes, context);
-    const lines = planned.map((l) => ({ ...l, deducted: l.product.manageStock }));
-    await insertReservationLines(em, reservationId, lines);
   }
 
   /**
@@ -87,6 +80,9 @@ export class Reservations {
    * (`orderPaid`): then the sale stands and the units are taken again.
    */
   async commit(reservationId: string, options: { orderPaid?: boolean } = {}): Promise<ReservationView> {
+    // The usual case, an active reservation within its expiry, in one statement; the rest below.
+    const committed = await commitActiveReservation(this.deps.db.reader, parseReservationId(reservationId), this.deps.now());
+    if (committed) return { ...committed, status: 'committed' };
     return this.deps.db.em().transactional(async (em) => {
       const reservation = await this.lock(em, reservationId);
       const status = this.statusOf(reservation);
@@ -116,6 +112,17 @@ export class Reservations {
     await this.commitPaid(em, reservation);
     await em.flush();
     return outcome;
+  }
+
+  /**
+   * orders.order_paid's shortcut (no transaction): commits an active
+   * reservation (as commitPaidOrder does) or finds it committed (the saga's
+   * CommitReservation came first), recording the event as handled in the same
+   * statement; false for an expired or released one (the consumer runs
+   * commitPaidOrder, which takes the units again).
+   */
+  commitForPaidEvent(reservationId: string, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+    return commitAndRecordHandled(this.deps.db.reader, reservationId, this.deps.now(), inbox);
   }
 
   /** Commits for a paid order whatever the reservation's state (not yet committed). */

@@ -56,14 +56,18 @@ export async function recordLevelChanges(
   return movements;
 }
 
-export function lowStockThreshold(product: Product, storeDefault: number): number {
+export function lowStockThreshold(product: Pick<Product, 'lowStockThreshold'>, storeDefault: number): number {
   return product.lowStockThreshold ?? storeDefault;
 }
 
-async function recordLowStockEvents(
+/** What a stock_low event needs of a product. */
+export type LowStockProduct = Pick<Product, 'id' | 'title' | 'sku' | 'manageStock' | 'lowStockThreshold'>;
+
+/** A stock_low event (in the caller's transaction) for each change that crosses its product's threshold. */
+export async function recordLowStockEvents(
   em: EntityManager,
   deps: CatalogDeps,
-  products: readonly Product[],
+  products: readonly LowStockProduct[],
   changes: readonly LevelChange[],
 ): Promise<void> {
   const byId = new Map(products.map((p) => [p.id, p]));

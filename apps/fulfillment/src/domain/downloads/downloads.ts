@@ -11,6 +11,7 @@ import {
   insertSession,
   listCustomerPermissions,
   recordPaidLines,
+  recordPaidLinesNow,
 } from '../../persistence/downloads.repository';
 import { badSignature, linkExpired, permissionGone, permissionNotFound, sessionNotFound } from './errors';
 import { permissionsFor } from './grants';
@@ -38,6 +39,9 @@ export interface PaidOrder {
   lines: { productId: number; variationId: number }[];
 }
 
+const paidLines = (order: PaidOrder) =>
+  order.lines.map((l) => ({ ...l, orderId: order.orderId, customerId: order.customerId, paidAt: order.paidAt }));
+
 export function isExpired(p: DownloadPermission, now: Date): boolean {
   return p.accessExpires !== null && p.accessExpires.getTime() <= now.getTime();
 }
@@ -52,7 +56,7 @@ export class Downloads {
    * Idempotent per order: existing grants are kept as they are.
    */
   async grantForPaidOrder(em: EntityManager, order: PaidOrder): Promise<DownloadPermission[]> {
-    await recordPaidLines(em, order.lines.map((l) => ({ ...l, orderId: order.orderId, customerId: order.customerId, paidAt: order.paidAt })));
+    await recordPaidLines(em, paidLines(order));
     if (!order.customerId) return [];
     const ids = [...new Set(order.lines.map((l) => l.productId).filter((id) => id > 0))];
     if (!ids.length) return [];
@@ -75,6 +79,17 @@ export class Downloads {
       });
     }
     return created;
+  }
+
+  /**
+   * order_paid's shortcut (no inbox transaction): a guest order gets no
+   * permissions, so all it needs is its lines recorded, which one idempotent
+   * statement does (a redelivery inserts nothing). False for a customer's order.
+   */
+  async recordGuestPaidOrder(order: PaidOrder): Promise<boolean> {
+    if (order.customerId) return false;
+    await recordPaidLinesNow(this.deps.db.reader, paidLines(order));
+    return true;
   }
 
   async listForCustomer(customerId: number, page: number, perPage: number) {

@@ -1,7 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Database } from '@storefront/persistence';
 import { TaxRate } from '../../persistence/entities';
-import { readQuoteRevision } from '../../persistence/revision.repository';
+import { readQuoteRevision, readQuoteRevisionNow } from '../../persistence/revision.repository';
 import { loadZones } from '../../persistence/shipping.repository';
 import { FreshRead } from './fresh-read';
 import { buildSnapshot, type QuoteSnapshot } from './snapshot';
@@ -21,7 +21,7 @@ export class QuoteSnapshotSource {
   private readonly revision: FreshRead<number>;
 
   constructor(private readonly db: Database) {
-    this.revision = new FreshRead(() => readQuoteRevision(db.em()));
+    this.revision = new FreshRead(() => readQuoteRevisionNow(db.reader));
   }
 
   async snapshot(): Promise<QuoteSnapshot> {
