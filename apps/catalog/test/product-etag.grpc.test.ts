@@ -79,7 +79,7 @@ describe('product ETags', () => {
 });
 
 describe('queries per list request', () => {
-  it('are bounded whatever the page size: 2 without an ETag, 3 on a stale one, 2 when not modified', async () => {
+  it('are bounded whatever the page size: 1 without an ETag, 2 on a stale one, 1 when not modified', async () => {
     for (let i = 0; i < 20; i++) await createSimpleProduct(c, { title: `Bulk ${i}`, stock: 2 });
     const reader = c.service.db.reader;
     const original = reader.query.bind(reader);
@@ -93,21 +93,21 @@ describe('queries per list request', () => {
         statements = 0;
         const res = await c.products.listProducts(catalog.ListProductsRequest.fromPartial({ query: { perPage } }), guest);
         expect(res.products.length).toBe(perPage);
-        expect(statements).toBe(2); // keys with documents, count
+        expect(statements).toBe(1); // keys with documents and the count
         statements = 0;
         const again = await c.products.listProducts(
           catalog.ListProductsRequest.fromPartial({ query: { perPage }, ifNoneMatch: res.etag }),
           guest,
         );
         expect(again.notModified).toBe(true);
-        expect(statements).toBe(2);
+        expect(statements).toBe(1); // keys and the count
         statements = 0;
         const stale = await c.products.listProducts(
           catalog.ListProductsRequest.fromPartial({ query: { perPage }, ifNoneMatch: 'stale' }),
           guest,
         );
         expect(stale.products.map((p) => p.id)).toEqual(res.products.map((p) => p.id));
-        expect(statements).toBe(3);
+        expect(statements).toBe(2); // keys and the count, then the documents
       }
     } finally {
       reader.query = original;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { Price, Product, Variation } from './entities';
 import type { ProductDetails, ProductKey } from './product-read-model';
+import type { SqlFragment } from './post-list';
 import { T } from './sql';
 
 // The read path of products (lists, single reads, lookups) in ONE statement:
@@ -75,10 +76,13 @@ const KEY_COLUMNS = `${P}.id, ${P}.status, concat_ws('/', ${P}.version,
   (select string_agg(pt.term_id::text, ',' order by pt.term_id) from ${T.productTerms} pt where pt.product_id = ${P}.id)
 ) as fingerprint`;
 
+type KeyedRow = { id: number; status: string; fingerprint: string; doc?: ProductDocument };
+
+const keyOf = (r: KeyedRow): ProductKey => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint });
+
 /** `select <keys> <tail>`: the light first step of a conditional read. */
 export async function readProductKeys(run: SqlRunner, tail: string, params: unknown[]): Promise<ProductKey[]> {
-  const rows = await run<{ id: number; status: string; fingerprint: string }>(`select ${KEY_COLUMNS} from ${P} ${tail}`, params);
-  return rows.map((r) => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint }));
+  return (await run<KeyedRow>(`select ${KEY_COLUMNS} from ${P} ${tail}`, params)).map(keyOf);
 }
 
 /** The key of one product (none when it does not exist). */
@@ -90,28 +94,72 @@ export interface KeyedProductPage extends ProductPage {
   keys: ProductKey[];
 }
 
-/**
- * `select <keys and documents> <tail>`: a read with no ETag to compare needs
- * the documents anyway, so keys and documents come in one statement (one
- * round trip instead of two), in the tail's order.
- */
-export async function readKeyedProducts(run: SqlRunner, tail: string, params: unknown[]): Promise<KeyedProductPage> {
-  const rows = await run<{ id: number; status: string; fingerprint: string; doc: ProductDocument }>(
-    `select ${KEY_COLUMNS}, ${PRODUCT_DOCUMENT} from ${P} ${tail}`,
-    params,
-  );
-  const docs = rows.map((r) => r.doc);
+function keyedPage(rows: KeyedRow[]): KeyedProductPage {
+  const docs = rows.map((r) => r.doc!);
   return {
-    keys: rows.map((r) => ({ id: Number(r.id), status: r.status, fingerprint: r.fingerprint })),
+    keys: rows.map(keyOf),
     products: docs.map((d) => productFromRow(d.p)),
     details: detailsFromDocuments(docs),
     total: docs.length,
   };
 }
 
+/**
+ * `select <keys and documents> <tail>`: a read with no ETag to compare needs
+ * the documents anyway, so keys and documents come in one statement (one
+ * round trip instead of two), in the tail's order.
+ */
+export async function readKeyedProducts(run: SqlRunner, tail: string, params: unknown[]): Promise<KeyedProductPage> {
+  return keyedPage(await run<KeyedRow>(`select ${KEY_COLUMNS}, ${PRODUCT_DOCUMENT} from ${P} ${tail}`, params));
+}
+
 /** The key and document of one product (none when it does not exist). */
 export function readKeyedProduct(run: SqlRunner, id: number): Promise<KeyedProductPage> {
   return readKeyedProducts(run, `where ${P}.id = ?`, [id]);
+}
+
+export interface ProductListPage {
+  keys: ProductKey[];
+  /** Matching products over all pages. */
+  total: number;
+  /** The page's documents too, when asked for. */
+  page?: KeyedProductPage;
+}
+
+/**
+ * One page of a filtered, ordered list in ONE statement: the matching total
+ * and the page's keys (and documents when `withDocuments`). The page's ids
+ * are picked first (index order, OFFSET over bare ids), so fingerprints and
+ * documents are computed for the page's rows only, never for the rows OFFSET
+ * skips; `with ordinality` keeps the order. An empty page still returns the
+ * total (one row of nulls from the left join).
+ */
+export async function readProductListPage(
+  run: SqlRunner,
+  where: SqlFragment,
+  order: SqlFragment,
+  limit: number,
+  offset: number,
+  withDocuments: boolean,
+): Promise<ProductListPage> {
+  const columns = withDocuments ? `${KEY_COLUMNS}, ${PRODUCT_DOCUMENT}` : KEY_COLUMNS;
+  const sql = `select t.total, k.* from (select count(*) as total from ${P} ${where.sql}) t
+left join lateral (
+  select ${columns}, page.ord
+  from unnest(array(select id from ${P} ${where.sql} ${order.sql} limit ? offset ?)) with ordinality as page(id, ord)
+  join ${P} on ${P}.id = page.id
+) k on true
+order by k.ord`;
+  const rows = await run<KeyedRow & { total: string; ord: number | null }>(sql, [
+    ...where.params,
+    ...where.params,
+    ...order.params,
+    limit,
+    offset,
+  ]);
+  const total = Number(rows[0]?.total ?? 0);
+  const found = rows.filter((r) => r.id !== null);
+  return withDocuments ? { keys: found.map(keyOf), total, page: keyedPage(found) } : { keys: found.map(keyOf), total };
 }
 
 /** The documents of `ids`, in that order. */

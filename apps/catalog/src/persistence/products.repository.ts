@@ -4,15 +4,7 @@ import type { PostListQuery } from './post-list-query';
 import type { ProductDetails } from './product-read-model';
 import { Product } from './entities';
 import { postOrder, postWhere, type SqlFragment } from './post-list';
-import type { ProductKey } from './product-read-model';
-import {
-  readKeyedProducts,
-  readProductKeys,
-  readProductsByIds,
-  viaEntityManager,
-  type KeyedProductPage,
-  type SqlRunner,
-} from './product-read';
+import { readProductListPage, readProductsByIds, viaEntityManager, type ProductListPage, type SqlRunner } from './product-read';
 import { T } from './sql';
 
 export interface ProductListQuery extends PostListQuery {
@@ -29,30 +21,22 @@ function termFilter(ids: number[], present: boolean): SqlFragment[] {
 }
 
 /**
- * The keys of one page of products and the total matching count: two light
- * statements, run side by side. The documents follow only when needed, or
- * come with the keys (`withDocuments`: a read with no ETag to compare).
+ * The keys of one page of products and the total matching count, in one
+ * statement. The documents follow only when needed, or come with the keys
+ * (`withDocuments`: a read with no ETag to compare).
  */
 export async function listProductKeys(
   run: SqlRunner,
   q: ProductListQuery,
   withDocuments = false,
-): Promise<{ keys: ProductKey[]; total: number; page?: KeyedProductPage }> {
+): Promise<ProductListPage> {
   const where = postWhere(q, [
     ...termFilter(q.categories, true),
     ...termFilter(q.categoriesExclude, false),
     ...termFilter(q.tags, true),
     ...termFilter(q.tagsExclude, false),
   ]);
-  const order = postOrder(q);
-  const tail = `${where.sql} ${order.sql} limit ? offset ?`;
-  const params = [...where.params, ...order.params, q.perPage, (q.page - 1) * q.perPage];
-  const [page, [{ count }]] = await Promise.all([
-    withDocuments ? readKeyedProducts(run, tail, params) : readProductKeys(run, tail, params),
-    run<{ count: string }>(`select count(*) as count from ${T.products} ${where.sql}`, where.params),
-  ]);
-  const total = Number(count);
-  return Array.isArray(page) ? { keys: page, total } : { keys: page.keys, total, page };
+  return readProductListPage(run, where, postOrder(q), q.perPage, (q.page - 1) * q.perPage, withDocuments);
 }
 
 export function findProduct(em: EntityManager, id: number): Promise<Product | null> {

@@ -7,7 +7,8 @@ import type { CustomersClients } from '../clients';
 import { PrincipalCache } from './principal-cache';
 import { requestTraceparent } from '../http/tracing';
 import { Nonces } from './nonce';
-import { SESSION_COOKIE, SessionCookies, sessionIdOf } from './session-cookie';
+import { SESSION_COOKIE, SessionCookies } from './session-cookie';
+import { VerifiedSessions, type VerifiedSession } from './verified-sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,13 +37,14 @@ export interface CallerResolverOptions {
 export function installCallerResolution(app: FastifyInstance, options: CallerResolverOptions): void {
   app.decorateRequest('caller', null as unknown as CallerContext);
   app.decorateRequest('sessionToken', undefined);
+  const sessions = new VerifiedSessions(options.cookies, options.nonces);
   app.addHook('onRequest', async (request) => {
     request.caller = {
       ...anonymousCaller(request.id, request.ip),
       traceparent: requestTraceparent(request),
       idempotencyKey: headerValue(request, 'idempotency-key'),
     };
-    const principal = await resolvePrincipal(request, options);
+    const principal = await resolvePrincipal(request, options, sessions);
     if (principal) {
       request.caller = {
         ...request.caller,
@@ -56,23 +58,27 @@ export function installCallerResolution(app: FastifyInstance, options: CallerRes
   });
 }
 
-async function resolvePrincipal(request: FastifyRequest, o: CallerResolverOptions): Promise<customers.Principal | undefined> {
+async function resolvePrincipal(
+  request: FastifyRequest,
+  o: CallerResolverOptions,
+  sessions: VerifiedSessions,
+): Promise<customers.Principal | undefined> {
   const authorization = request.headers.authorization;
   if (authorization?.toLowerCase().startsWith('basic ')) return basicPrincipal(request, authorization.slice(6), o);
 
-  const token = o.cookies.decode(request.cookies?.[SESSION_COOKIE]);
-  if (!token) return undefined;
-  request.sessionToken = token;
-  if (!o.nonces.verify(token, headerValue(request, 'x-platform-nonce'))) return undefined;
-  return sessionPrincipal(request, token, o);
+  const session = sessions.verify(request.cookies?.[SESSION_COOKIE], headerValue(request, 'x-platform-nonce'));
+  if (!session) return undefined;
+  request.sessionToken = session.token;
+  if (!session.nonceValid) return undefined;
+  return sessionPrincipal(request, session, o);
 }
 
-async function sessionPrincipal(request: FastifyRequest, token: string, o: CallerResolverOptions) {
-  const key = `s:${sessionIdOf(token)}`;
+async function sessionPrincipal(request: FastifyRequest, session: VerifiedSession, o: CallerResolverOptions) {
+  const key = `s:${session.sessionId}`;
   const cached = o.cache.get(key);
   if (cached) return cached;
   try {
-    const { principal } = await o.clients.auth.resolveSession({ sessionId: token }, request.caller);
+    const { principal } = await o.clients.auth.resolveSession({ sessionId: session.token }, request.caller);
     if (principal) o.cache.set(key, principal);
     return principal;
   } catch (err) {

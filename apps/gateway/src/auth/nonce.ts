@@ -20,6 +20,11 @@ export class Nonces {
     return [tick, tick - 1].some((t) => safeEqual(this.forTick(sessionToken, t), nonce));
   }
 
+  /** When the current tick ends: a nonce that verifies now still verifies until then. */
+  tickEnd(now = Date.now()): number {
+    return Math.ceil(now / TICK_MS) * TICK_MS;
+  }
+
   private forTick(sessionToken: string, tick: number): string {
     return createHmac('sha256', this.secret).update(`nonce|rest|${sessionToken}|${tick}`).digest('hex').slice(0, 12);
   }

@@ -17,13 +17,19 @@ export class SessionCookies {
 
   /** The session token of a valid, unexpired cookie value. */
   decode(value: string | undefined, now = Date.now()): string | undefined {
+    return this.read(value, now)?.token;
+  }
+
+  /** The token of a valid, unexpired cookie value and when the cookie expires (ms). */
+  read(value: string | undefined, now = Date.now()): { token: string; expiresAtMs: number } | undefined {
     if (!value) return undefined;
     const [token, expires, signature] = value.split('.');
     if (!token || !expires || !signature) return undefined;
     const expected = Buffer.from(this.sign(`${token}.${expires}`));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-    return Number(expires) * 1000 > now ? token : undefined;
+    const expiresAtMs = Number(expires) * 1000;
+    return expiresAtMs > now ? { token, expiresAtMs } : undefined;
   }
 
   private sign(data: string): string {
