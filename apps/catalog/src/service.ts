@@ -26,6 +26,8 @@ export const catalogService = defineService({
   config: CatalogConfigSchema,
   entities,
   migrations,
+  // Product lists and lookups: one plan fits every page and id (re-planning was half their Postgres CPU).
+  readerGenericPlans: true,
   setup(ctx) {
     const { config, logger } = ctx;
     const customersChannel = config.CUSTOMERS_GRPC_ADDR

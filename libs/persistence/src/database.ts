@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   createDatabase?: boolean;
   /** Prepare hot-read statements (off on embedded PGlite, where connections share one backend). */
   preparedStatements?: boolean;
+  /** Hot reads always use the generic plan of their prepared statement (no per-call planning; see Reader). */
+  readerGenericPlans?: boolean;
   /** Told about connection-level failures (logged by the service kit); the pools recover by themselves. */
   onConnectionError?: (err: Error) => void;
   /** Called with every new pg connection of both pools (statement tracing wraps its `query`). */
@@ -77,6 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     options.preparedStatements ?? true,
     options.onConnectionError,
     options.onClient,
+    options.readerGenericPlans ?? false,
   );
   return {
     orm,

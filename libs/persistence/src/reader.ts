@@ -21,10 +21,14 @@ export class Reader {
     private readonly prepare: boolean,
     onError: (err: Error) => void = () => undefined,
     onClient?: (client: pg.PoolClient) => void,
+    genericPlans = false,
   ) {
     this.pool = new pg.Pool({
       connectionString: url,
       max: size,
+      // Postgres re-plans a prepared statement per call while its custom plans look cheaper than
+      // the generic one; a service whose hot reads plan alike for every parameter opts out of that.
+      ...(genericPlans && prepare ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
       // A dead server fails a read within seconds instead of queueing it forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,

@@ -46,6 +46,12 @@ export interface ServiceDefinition<S extends TObject = TObject> {
   requiredInProduction?: string[];
   entities: EntitySchema<any, any>[];
   migrations: SqlMigration[];
+  /**
+   * Hot reads (`db.reader`) always run their prepared statement's generic plan:
+   * for services whose hot statements plan alike whatever the parameters, so
+   * Postgres stops re-planning them on every call.
+   */
+  readerGenericPlans?: boolean;
   setup(ctx: ServiceContext<Static<S>>): void | Promise<void>;
 }
 

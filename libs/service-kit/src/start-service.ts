@@ -61,6 +61,7 @@ export async function startService<S extends TObject>(
       poolSize: config.DB_POOL_SIZE,
       createDatabase: config.DATABASE_CREATE,
       preparedStatements: config.DB_PREPARED_STATEMENTS,
+      readerGenericPlans: definition.readerGenericPlans,
       onClient: tracing ? traceQueries(tracing, definition.name) : undefined,
       onConnectionError: (err) =>
         logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost; reconnecting on next use'),
