@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { orders } from '@storefront/proto/orders';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
@@ -193,6 +193,7 @@ export const InvoiceSchema = Type.Object(
 const num = (decimal: string) => Number(decimal || 0);
 
 function meta(list: orders.OrderMeta[]) {
+  if (!list.length) return [];
   return list.map((m) => {
     let value: unknown;
     try {
@@ -203,6 +204,9 @@ function meta(list: orders.OrderMeta[]) {
     return { id: m.id, key: m.key, value };
   });
 }
+
+// Each resource is built in one object literal (lists map 20-100 orders per
+// request): no intermediate objects spread into the result.
 
 function lineItems(o: orders.Order) {
   return o.lineItems.map((l) => ({
@@ -224,37 +228,29 @@ function lineItems(o: orders.Order) {
   }));
 }
 
-function lines(o: orders.Order) {
-  return {
-    line_items: lineItems(o),
-    shipping_lines: o.shippingLines.map((s) => ({
-      id: s.id,
-      method_id: s.methodId,
-      instance_id: s.instanceId,
-      rate_id: s.rateId,
-      label: s.label,
-      total: num(s.total),
-      total_tax: num(s.totalTax),
-    })),
-    coupon_lines: o.couponLines.map((c) => ({ id: c.id, code: c.code, discount: num(c.discount) })),
-    tax_lines: o.taxLines.map((t) => ({
-      id: t.id,
-      rate_id: t.rateId,
-      label: t.label,
-      compound: t.compound,
-      rate: t.rate,
-      tax_total: num(t.taxTotal),
-      shipping_tax_total: num(t.shippingTaxTotal),
-    })),
-  };
-}
+const shippingLines = (o: orders.Order) =>
+  o.shippingLines.map((s) => ({
+    id: s.id,
+    method_id: s.methodId,
+    instance_id: s.instanceId,
+    rate_id: s.rateId,
+    label: s.label,
+    total: num(s.total),
+    total_tax: num(s.totalTax),
+  }));
 
-const dates = (o: orders.Order) => ({
-  date_created: formatDateTime(o.dateCreated),
-  date_modified: formatDateTime(o.dateModified),
-  date_paid: formatDateTime(o.datePaid),
-  date_completed: formatDateTime(o.dateCompleted),
-});
+const couponLines = (o: orders.Order) => o.couponLines.map((c) => ({ id: c.id, code: c.code, discount: num(c.discount) }));
+
+const taxLines = (o: orders.Order) =>
+  o.taxLines.map((t) => ({
+    id: t.id,
+    rate_id: t.rateId,
+    label: t.label,
+    compound: t.compound,
+    rate: t.rate,
+    tax_total: num(t.taxTotal),
+    shipping_tax_total: num(t.shippingTaxTotal),
+  }));
 
 const ORDERS = '/shop/v1/order';
 const MY_ORDERS = '/shop/v1/me/orders';
@@ -266,7 +262,7 @@ export function orderResource(
   context = 'view',
   history?: orders.StatusChange[],
 ) {
-  return {
+  const resource: Static<typeof OrderSchema> = {
     id: o.id,
     status: o.status,
     paid_status: o.paidStatus,
@@ -279,7 +275,10 @@ export function orderResource(
     customer_note: o.customerNote,
     billing: restAddress(o.billing),
     shipping: restAddress(o.shipping),
-    ...lines(o),
+    line_items: lineItems(o),
+    shipping_lines: shippingLines(o),
+    coupon_lines: couponLines(o),
+    tax_lines: taxLines(o),
     subtotal: num(o.subtotal),
     discount_total: num(o.discountTotal),
     shipping_total: num(o.shippingTotal),
@@ -287,25 +286,33 @@ export function orderResource(
     total: num(o.total),
     item_count: o.itemCount,
     needs_payment: o.needsPayment,
-    ...dates(o),
+    date_created: formatDateTime(o.dateCreated),
+    date_modified: formatDateTime(o.dateModified),
+    date_paid: formatDateTime(o.datePaid),
+    date_completed: formatDateTime(o.dateCompleted),
     meta_data: meta(o.metaData),
-    ...(context === 'edit'
-      ? { created_via: o.createdVia, refunded_total: num(o.refundedTotal), reservation_id: o.reservationId }
-      : {}),
-    ...(history
-      ? {
-          status_history: history.map((h) => ({
-            from: h.fromStatus,
-            to: h.toStatus,
-            by_user_id: h.byUserId,
-            cause: h.cause,
-            note: h.note,
-            date: formatDateTime(h.changedAt),
-          })),
-        }
-      : {}),
+    created_via: undefined,
+    refunded_total: undefined,
+    reservation_id: undefined,
+    status_history: undefined,
     _links: resourceLinks(request, `${ORDERS}/${o.id}`, ORDERS),
   };
+  if (context === 'edit') {
+    resource.created_via = o.createdVia;
+    resource.refunded_total = num(o.refundedTotal);
+    resource.reservation_id = o.reservationId;
+  }
+  if (history) {
+    resource.status_history = history.map((h) => ({
+      from: h.fromStatus,
+      to: h.toStatus,
+      by_user_id: h.byUserId,
+      cause: h.cause,
+      note: h.note,
+      date: formatDateTime(h.changedAt),
+    }));
+  }
+  return resource;
 }
 
 /** A customer's order list item (spec 2.3 "Order summary"). */
@@ -317,7 +324,10 @@ export function orderSummaryResource(o: orders.Order, request: FastifyRequest) {
     currency: o.currency,
     total: num(o.total),
     item_count: o.itemCount,
-    ...dates(o),
+    date_created: formatDateTime(o.dateCreated),
+    date_modified: formatDateTime(o.dateModified),
+    date_paid: formatDateTime(o.datePaid),
+    date_completed: formatDateTime(o.dateCompleted),
     needs_payment: o.needsPayment,
     _links: resourceLinks(request, `${MY_ORDERS}/${o.id}`, MY_ORDERS),
   };
@@ -332,8 +342,14 @@ export function orderDetailResource(o: orders.Order, request: FastifyRequest) {
     currency: o.currency,
     item_count: o.itemCount,
     needs_payment: o.needsPayment,
-    ...dates(o),
-    ...lines(o),
+    date_created: formatDateTime(o.dateCreated),
+    date_modified: formatDateTime(o.dateModified),
+    date_paid: formatDateTime(o.datePaid),
+    date_completed: formatDateTime(o.dateCompleted),
+    line_items: lineItems(o),
+    shipping_lines: shippingLines(o),
+    coupon_lines: couponLines(o),
+    tax_lines: taxLines(o),
     totals: {
       subtotal: num(o.subtotal),
       discount: num(o.discountTotal),

@@ -2,13 +2,18 @@ import type { orders } from '@storefront/proto/orders';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { OrdersDomain } from '../domain';
 import { parseListQuery } from '../domain/orders/list-query';
-import { actorOf, fromProtoAddress, fromProtoLines, toProtoOrder } from './mappers';
+import { actorOf, fromProtoAddress, fromProtoLines, toProtoOrder, toProtoSummary } from './mappers';
 
 export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orders.OrderAdminServiceService> {
   const { orders: o } = domain;
   return {
     async listOrders(req) {
-      const page = await o.list(parseListQuery(req));
+      const query = parseListQuery(req);
+      if (req.summary) {
+        const page = await o.listSummaries(query);
+        return { orders: page.orders.map(toProtoSummary), total: page.total };
+      }
+      const page = await o.list(query);
       return { orders: page.orders.map(toProtoOrder), total: page.total };
     },
     async getOrder(req) {
@@ -71,7 +76,7 @@ export function customerHandlers(domain: OrdersDomain): ServiceHandlers<typeof o
   return {
     async listMyOrders(req, caller) {
       const page = await o.listMine(actorOf(caller), req.page, req.perPage, req.statuses);
-      return { orders: page.orders.map(toProtoOrder), total: page.total };
+      return { orders: page.orders.map(toProtoSummary), total: page.total };
     },
     async getMyOrder(req, caller) {
       return { order: toProtoOrder(await o.getMine(actorOf(caller), req.id)) };

@@ -2,7 +2,7 @@ import type { CallerContext } from '@storefront/grpc-client';
 import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import type { Actor } from '../domain/deps';
-import type { Address, LineInput, Order } from '../domain/orders/order-types';
+import type { Address, LineInput, Order, OrderSummary } from '../domain/orders/order-types';
 import { needsPayment } from '../domain/status/order-states';
 
 export const actorOf = (caller: CallerContext): Actor => ({ userId: caller.userId, capabilities: caller.capabilities });
@@ -79,6 +79,43 @@ export function toProtoOrder(o: Order): orders.Order {
     createdVia: o.createdVia,
     itemCount: o.itemCount,
     refundedTotal: m(o.refundedTotal),
+  };
+}
+
+/** A list summary as a proto order: the summary's fields set, the others empty. */
+export function toProtoSummary(o: OrderSummary): orders.Order {
+  return {
+    id: o.id,
+    status: o.status,
+    paidStatus: o.paidStatus,
+    orderKey: '',
+    currency: o.currency,
+    customerId: o.customerId,
+    paymentMethod: '',
+    paymentMethodTitle: '',
+    transactionId: '',
+    customerNote: '',
+    billing: undefined,
+    shipping: undefined,
+    lineItems: [],
+    shippingLines: [],
+    couponLines: [],
+    taxLines: [],
+    subtotal: '',
+    discountTotal: '',
+    shippingTotal: '',
+    totalTax: '',
+    total: m(o.total),
+    needsPayment: needsPayment(o),
+    dateCreated: o.dateCreated,
+    dateModified: o.dateModified,
+    datePaid: o.datePaid ?? undefined,
+    dateCompleted: o.dateCompleted ?? undefined,
+    metaData: [],
+    reservationId: '',
+    createdVia: '',
+    itemCount: o.itemCount,
+    refundedTotal: '',
   };
 }
 

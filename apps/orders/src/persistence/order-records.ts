@@ -168,12 +168,27 @@ export interface OrderListQuery {
   search: string;
   orderby: OrderSort;
   order: 'asc' | 'desc';
-  /** Summaries (no lines) for the customer's list. */
-  summary: boolean;
 }
 
-export interface OrderPage {
-  orders: Order[];
+/** What an order list summary shows (the customer's list): no lines, addresses or meta. */
+export type OrderSummary = Pick<
+  Order,
+  | 'id'
+  | 'status'
+  | 'paidStatus'
+  | 'currency'
+  | 'customerId'
+  | 'total'
+  | 'itemCount'
+  | 'dateCreated'
+  | 'dateModified'
+  | 'datePaid'
+  | 'dateCompleted'
+>;
+
+/** A page of a list and the number of orders matching its filters. */
+export interface OrderPage<T = Order> {
+  orders: T[];
   total: number;
 }
 

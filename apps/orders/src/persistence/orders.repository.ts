@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { escapeLike, type Reader } from '@storefront/persistence';
 import type {
   Address,
-  LineItem,
   MetaEntry,
   NewOrder,
   Order,
   OrderContent,
   OrderListQuery,
   OrderPage,
+  OrderSummary,
   StatusChange,
   OrderStatus,
   PaidStatus,
@@ -22,28 +22,46 @@ export const T = {
   coupons: `${S}."order_coupon_lines"`,
   taxes: `${S}."order_tax_lines"`,
   history: `${S}."order_status_history"`,
+  counts: `${S}."order_counts"`,
 } as const;
 
-// One statement reads whole orders: each collection aggregated as JSON in a
-// correlated subquery (index on order_id), so a page of N orders costs one
-// round trip, not 1 + 4N.
+// One statement reads whole orders as JSON in the record's own shape (the
+// names of order-records.ts, amounts as numbers, dates as epoch milliseconds):
+// each collection aggregated in a correlated subquery (index on order_id), so
+// a page of N orders costs one round trip and one JSON decode, not 1 + 4N
+// statements or a parse per column.
+const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
 const LINES = `(select coalesce(json_agg(json_build_object(
-    'id', l.id, 'product_id', l.product_id, 'price_id', l.price_id, 'variation_id', l.variation_id,
+    'id', l.id, 'productId', l.product_id, 'priceId', l.price_id, 'variationId', l.variation_id,
     'name', l.name, 'quantity', l.quantity, 'price', l.price, 'subtotal', l.subtotal, 'discount', l.discount,
-    'tax', l.tax, 'total', l.total, 'downloadable', l.downloadable, 'shipping_required', l.shipping_required,
-    'sku', l.sku, 'meta_data', l.meta_data) order by l.id), '[]'::json) from ${T.lines} l where l.order_id = o.id) as line_items`;
-const SHIPPING = `(select coalesce(json_agg(json_build_object('id', s.id, 'method_id', s.method_id,
-    'instance_id', s.instance_id, 'rate_id', s.rate_id, 'label', s.label, 'total', s.total, 'total_tax', s.total_tax)
-    order by s.id), '[]'::json) from ${T.shipping} s where s.order_id = o.id) as shipping_lines`;
+    'tax', l.tax, 'total', l.total, 'downloadable', l.downloadable, 'shippingRequired', l.shipping_required,
+    'sku', l.sku, 'metaData', l.meta_data) order by l.id), '[]'::json) from ${T.lines} l where l.order_id = o.id)`;
+const SHIPPING = `(select coalesce(json_agg(json_build_object('id', s.id, 'methodId', s.method_id,
+    'instanceId', s.instance_id, 'rateId', s.rate_id, 'label', s.label, 'total', s.total, 'totalTax', s.total_tax)
+    order by s.id), '[]'::json) from ${T.shipping} s where s.order_id = o.id)`;
 const COUPONS = `(select coalesce(json_agg(json_build_object('id', c.id, 'code', c.code, 'discount', c.discount)
-    order by c.id), '[]'::json) from ${T.coupons} c where c.order_id = o.id) as coupon_lines`;
-const TAXES = `(select coalesce(json_agg(json_build_object('id', t.id, 'rate_id', t.rate_id, 'label', t.label,
-    'compound', t.compound, 'rate', t.rate, 'tax_total', t.tax_total, 'shipping_tax_total', t.shipping_tax_total)
-    order by t.id), '[]'::json) from ${T.taxes} t where t.order_id = o.id) as tax_lines`;
+    order by c.id), '[]'::json) from ${T.coupons} c where c.order_id = o.id)`;
+const TAXES = `(select coalesce(json_agg(json_build_object('id', t.id, 'rateId', t.rate_id, 'label', t.label,
+    'compound', t.compound, 'rate', t.rate, 'taxTotal', t.tax_total, 'shippingTaxTotal', t.shipping_tax_total)
+    order by t.id), '[]'::json) from ${T.taxes} t where t.order_id = o.id)`;
 
-const FULL_COLUMNS = `o.*, ${LINES}, ${SHIPPING}, ${COUPONS}, ${TAXES}`;
+const SUMMARY_FIELDS = `'id', o.id, 'status', o.status, 'paidStatus', o.paid_status, 'currency', o.currency,
+  'customerId', o.customer_id, 'total', o.total, 'itemCount', o.item_count,
+  'dateCreated', ${ms('o.date_created')}, 'dateModified', ${ms('o.date_modified')},
+  'datePaid', ${ms('o.date_paid')}, 'dateCompleted', ${ms('o.date_completed')}`;
 
-type Row = Record<string, any>;
+/** The order row `o` as the JSON of an `Order` (addresses, meta and dates still to convert: see mapOrder). */
+const ORDER_JSON = `json_build_object(${SUMMARY_FIELDS},
+  'orderKey', o.order_key, 'checkoutKey', o.checkout_key, 'paymentMethod', o.payment_method,
+  'paymentMethodTitle', o.payment_method_title, 'transactionId', o.transaction_id, 'customerNote', o.customer_note,
+  'billing', o.billing, 'shipping', o.shipping,
+  'lineItems', ${LINES}, 'shippingLines', ${SHIPPING}, 'couponLines', ${COUPONS}, 'taxLines', ${TAXES},
+  'subtotal', o.subtotal, 'discountTotal', o.discount_total, 'shippingTotal', o.shipping_total,
+  'totalTax', o.total_tax, 'refundedTotal', o.refunded_total, 'metaData', o.meta_data,
+  'reservationId', o.reservation_id, 'createdVia', o.created_via, 'couponCodes', o.coupon_codes)`;
+const SUMMARY_JSON = `json_build_object(${SUMMARY_FIELDS})`;
+
+type Json = Record<string, any>;
 
 function address(value: unknown): Address {
   const a = (value ?? {}) as Record<string, string>;
@@ -79,8 +97,12 @@ function addressJson(a: Address): string {
 }
 
 function meta(value: unknown): MetaEntry[] {
-  const list = (Array.isArray(value) ? value : []) as Array<{ id: number; key: string; value: unknown }>;
-  return list.map((m) => ({ id: Number(m.id), key: String(m.key), valueJson: JSON.stringify(m.value ?? null) }));
+  if (!Array.isArray(value) || !value.length) return [];
+  return (value as Array<{ id: number; key: string; value: unknown }>).map((m) => ({
+    id: Number(m.id),
+    key: String(m.key),
+    valueJson: JSON.stringify(m.value ?? null),
+  }));
 }
 
 function metaValue(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): Array<{ id: number; key: string; value: unknown }> {
@@ -91,78 +113,26 @@ function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
   return JSON.stringify(metaValue(list));
 }
 
-const json = (value: unknown): any[] => (typeof value === 'string' ? JSON.parse(value) : ((value as any[]) ?? []));
-const date = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+/** A json column: the pg driver parses it; a raw string is parsed here. */
+const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
+const dateOrNull = (value: number | null): Date | null => (value === null ? null : new Date(value));
 
-export function mapOrder(row: Row): Order {
-  return {
-    id: Number(row.id),
-    status: row.status as OrderStatus,
-    paidStatus: row.paid_status as PaidStatus,
-    orderKey: row.order_key,
-    checkoutKey: row.checkout_key ?? null,
-    currency: row.currency,
-    customerId: Number(row.customer_id),
-    paymentMethod: row.payment_method,
-    paymentMethodTitle: row.payment_method_title,
-    transactionId: row.transaction_id,
-    customerNote: row.customer_note,
-    billing: address(row.billing),
-    shipping: address(row.shipping),
-    lineItems: json(row.line_items).map(
-      (l): LineItem => ({
-        id: Number(l.id),
-        productId: Number(l.product_id),
-        priceId: Number(l.price_id),
-        variationId: Number(l.variation_id),
-        name: l.name,
-        quantity: Number(l.quantity),
-        price: Number(l.price),
-        subtotal: Number(l.subtotal),
-        discount: Number(l.discount),
-        tax: Number(l.tax),
-        total: Number(l.total),
-        downloadable: Boolean(l.downloadable),
-        shippingRequired: Boolean(l.shipping_required),
-        sku: l.sku ?? '',
-        metaData: meta(l.meta_data),
-      }),
-    ),
-    shippingLines: json(row.shipping_lines).map((s) => ({
-      id: Number(s.id),
-      methodId: s.method_id,
-      instanceId: Number(s.instance_id),
-      rateId: s.rate_id,
-      label: s.label,
-      total: Number(s.total),
-      totalTax: Number(s.total_tax),
-    })),
-    couponLines: json(row.coupon_lines).map((c) => ({ id: Number(c.id), code: c.code, discount: Number(c.discount) })),
-    taxLines: json(row.tax_lines).map((t) => ({
-      id: Number(t.id),
-      rateId: Number(t.rate_id),
-      label: t.label,
-      compound: Boolean(t.compound),
-      rate: String(t.rate),
-      taxTotal: Number(t.tax_total),
-      shippingTaxTotal: Number(t.shipping_tax_total),
-    })),
-    subtotal: Number(row.subtotal),
-    discountTotal: Number(row.discount_total),
-    shippingTotal: Number(row.shipping_total),
-    totalTax: Number(row.total_tax),
-    total: Number(row.total),
-    refundedTotal: Number(row.refunded_total),
-    dateCreated: date(row.date_created),
-    dateModified: date(row.date_modified),
-    datePaid: row.date_paid ? date(row.date_paid) : null,
-    dateCompleted: row.date_completed ? date(row.date_completed) : null,
-    metaData: meta(row.meta_data),
-    reservationId: row.reservation_id,
-    createdVia: row.created_via,
-    couponCodes: json(row.coupon_codes).map(String),
-    itemCount: Number(row.item_count),
-  };
+/** ORDER_JSON, decoded: only the stored shapes that differ from the record's are converted (in place). */
+function mapOrder(j: Json): Order {
+  j.billing = address(j.billing);
+  j.shipping = address(j.shipping);
+  for (const l of j.lineItems as Json[]) l.metaData = meta(l.metaData);
+  j.metaData = meta(j.metaData);
+  mapSummary(j);
+  return j as Order;
+}
+
+function mapSummary(j: Json): OrderSummary {
+  j.dateCreated = new Date(j.dateCreated);
+  j.dateModified = new Date(j.dateModified);
+  j.datePaid = dateOrNull(j.datePaid);
+  j.dateCompleted = dateOrNull(j.dateCompleted);
+  return j as OrderSummary;
 }
 
 function searchText(id: number, billing: Address): string {
@@ -186,22 +156,24 @@ function searchTextAfterId(billing: Address): string {
  */
 export async function findOrder(em: EntityManager, id: number, lock = false): Promise<Order | null> {
   if (!lock) {
-    const rows = await em.execute(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
-    return rows[0] ? mapOrder(rows[0]) : null;
+    const rows = await em.execute(`select ${ORDER_JSON} as o from ${T.orders} o where o.id = ?`, [id]);
+    return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
   }
+  // Locked and read in one statement; when the lock waited for another writer the row was
+  // re-checked but the collections were read from the older snapshot (`fresh` false): read again.
   const rows = await em.execute(
-    `select ${FULL_COLUMNS}, o.ctid = (select x.ctid from ${T.orders} x where x.id = o.id) as fresh
+    `select ${ORDER_JSON} as o, o.ctid = (select x.ctid from ${T.orders} x where x.id = o.id) as fresh
      from ${T.orders} o where o.id = ? for update of o`,
     [id],
   );
   if (!rows[0]) return null;
-  return rows[0].fresh ? mapOrder(rows[0]) : findOrder(em, id);
+  return rows[0].fresh ? mapOrder(parsed(rows[0].o)) : findOrder(em, id);
 }
 
 /** Hot read outside transactions, on the prepared-statement reader. */
 export async function readOrder(reader: Reader, id: number): Promise<Order | null> {
-  const rows = await reader.query(`select ${FULL_COLUMNS} from ${T.orders} o where o.id = ?`, [id]);
-  return rows[0] ? mapOrder(rows[0]) : null;
+  const rows = await reader.query<{ o: unknown }>(`select ${ORDER_JSON} as o from ${T.orders} o where o.id = ?`, [id]);
+  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
 }
 
 export async function findIdByCheckoutKey(em: EntityManager, key: string): Promise<number | null> {
@@ -221,9 +193,7 @@ const TAX_FIELDS = 'rate_id bigint, label varchar, compound boolean, rate varcha
 const names = (fields: string) => fields.split(',').map((f) => f.trim().split(/\s+/)[0]);
 const insertRows = (table: string, fields: string) =>
   `insert into ${table} (order_id, ${names(fields).join(', ')})
-     select o.id, ${names(fields).map((n) => `x.${n}`).join(', ')} from o, ${FROM_JSON(fields)} order by x.ordinality
-     returning *`;
-const rowsJson = (alias: string) => `(select coalesce(json_agg(to_json(${alias}) order by ${alias}.id), '[]'::json) from ${alias})`;
+     select o.id, ${names(fields).map((n) => `x.${n}`).join(', ')} from o, ${FROM_JSON(fields)} order by x.ordinality`;
 
 /**
  * Inserts a whole new order in ONE statement: the row (id drawn first, so its
@@ -256,9 +226,7 @@ export async function insertOrder(
      t as (${insertRows(T.taxes, TAX_FIELDS)}),
      h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
        select o.id, ?, ?, ?, ?, ?, ? from o)
-     select o.*, ${rowsJson('l')} as line_items, ${rowsJson('s')} as shipping_lines,
-       ${rowsJson('c')} as coupon_lines, ${rowsJson('t')} as tax_lines
-     from o`,
+     select o.id from o`,
     [
       order.status,
       order.paidStatus,
@@ -332,7 +300,8 @@ export async function insertOrder(
       now,
     ],
   );
-  return rows[0] ? mapOrder(rows[0]) : null;
+  // The collections written above are not visible to this statement's own reads: the order is read once more.
+  return rows[0] ? findOrder(em, Number(rows[0].id)) : null;
 }
 
 /**
@@ -505,14 +474,14 @@ export async function insertStatusChange(em: EntityManager, change: StatusChange
 
 export async function statusHistory(em: EntityManager, orderId: number): Promise<StatusChange[]> {
   const rows = await em.execute(`select * from ${T.history} where order_id = ? order by id`, [orderId]);
-  return rows.map((r: Row) => ({
+  return rows.map((r: Json) => ({
     orderId: Number(r.order_id),
     fromStatus: r.from_status,
     toStatus: r.to_status,
     byUserId: Number(r.by_user_id),
     cause: r.cause,
     note: r.note,
-    changedAt: date(r.changed_at),
+    changedAt: r.changed_at instanceof Date ? r.changed_at : new Date(String(r.changed_at)),
   }));
 }
 
@@ -528,11 +497,26 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
   status: 'o.status',
 };
 
-/**
- * A page of orders in one statement (the total rides along as a scalar
- * subquery); a second statement counts only when the page is past the end.
- */
+/** A page of whole orders and the total, in one statement. */
 export async function listOrders(reader: Reader, q: OrderListQuery): Promise<OrderPage> {
+  const page = await listPage(reader, q, ORDER_JSON);
+  return { orders: page.orders.map(mapOrder), total: page.total };
+}
+
+/** A page of order summaries and the total, in one statement. */
+export async function listOrderSummaries(reader: Reader, q: OrderListQuery): Promise<OrderPage<OrderSummary>> {
+  const page = await listPage(reader, q, SUMMARY_JSON);
+  return { orders: page.orders.map(mapSummary), total: page.total };
+}
+
+/**
+ * One statement, one row: the page's ids first (index order, LIMIT applied),
+ * then those orders aggregated as one JSON array in list order, and the total
+ * (also past the last page). The total of the status / customer filters comes
+ * from order_counts (at most 128 rows summed, whatever the number of orders);
+ * a date or search filter counts the matching rows.
+ */
+async function listPage(reader: Reader, q: OrderListQuery, json: string): Promise<OrderPage<Json>> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.statuses.length) {
@@ -547,6 +531,10 @@ export async function listOrders(reader: Reader, q: OrderListQuery): Promise<Ord
     where.push('o.customer_id = ?');
     params.push(q.customerId);
   }
+  const counted = where.length;
+  const countParams: unknown[] = [q.customerId || -1];
+  if (q.statuses.length) countParams.push(q.statuses);
+  if (q.excludeStatuses.length) countParams.push(q.excludeStatuses);
   if (q.after) {
     where.push('o.date_created >= ?');
     params.push(q.after);
@@ -564,19 +552,17 @@ export async function listOrders(reader: Reader, q: OrderListQuery): Promise<Ord
   const dir = q.order === 'asc' ? 'asc' : 'desc';
   const orderSql = `order by ${SORT[q.orderby]} ${dir}${q.orderby === 'id' ? '' : `, o.id ${dir}`}`;
   const offset = q.offset > 0 ? q.offset : (q.page - 1) * q.perPage;
-  const columns = q.summary ? 'o.*' : FULL_COLUMNS;
-  // The page's ids first (index order, LIMIT applied), then the whole orders of
-  // that page only; the total is a scalar subquery of the same statement.
-  const rows = await reader.query(
+  const byCounters = where.length === counted;
+  const total = byCounters
+    ? `(select coalesce(sum(c.n), 0) from ${T.counts} c where c.customer_id = ?${q.statuses.length ? ' and c.status in (?)' : ''}${
+        q.excludeStatuses.length ? ' and c.status not in (?)' : ''
+      })`
+    : `(select count(*) from ${T.orders} o ${whereSql})`;
+  const rows = await reader.query<{ total: string; orders: unknown }>(
     `with page as (select o.id from ${T.orders} o ${whereSql} ${orderSql} limit ? offset ?)
-     select ${columns}, (select count(*) from ${T.orders} o ${whereSql}) as full_count
-       from page join ${T.orders} o on o.id = page.id ${orderSql}`,
-    [...params, q.perPage, offset, ...params],
+     select ${total} as total,
+       (select coalesce(json_agg(${json} ${orderSql}), '[]'::json) from page join ${T.orders} o on o.id = page.id) as orders`,
+    [...params, q.perPage, offset, ...(byCounters ? countParams : params)],
   );
-  let total = rows[0] ? Number(rows[0].full_count) : 0;
-  if (!rows.length && offset > 0) {
-    const counted = await reader.query<{ n: string }>(`select count(*) as n from ${T.orders} o ${whereSql}`, params);
-    total = Number(counted[0]?.n ?? 0);
-  }
-  return { orders: rows.map(mapOrder), total };
+  return { orders: parsed(rows[0].orders) as Json[], total: Number(rows[0].total) };
 }

@@ -40,7 +40,6 @@ export function parseListQuery(req: {
   orderby: string;
   order: string;
   offset: number;
-  summary: boolean;
 }): OrderListQuery {
   for (const s of req.statuses) if (!isOrderStatus(s)) throw invalidStatus(s);
   const orderby = (req.orderby || 'date') as OrderSort;
@@ -59,6 +58,5 @@ export function parseListQuery(req: {
     search: req.search.trim(),
     orderby,
     order: (req.order || 'desc') as 'asc' | 'desc',
-    summary: req.summary,
   };
 }

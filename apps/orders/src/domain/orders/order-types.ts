@@ -14,6 +14,7 @@ export type {
   OrderSort,
   OrderListQuery,
   OrderPage,
+  OrderSummary,
   StatusChange,
 } from '../../persistence/order-records';
 

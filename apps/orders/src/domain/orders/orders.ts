@@ -7,6 +7,7 @@ import {
   findOrder,
   insertOrder,
   listOrders,
+  listOrderSummaries,
   readOrder,
   replaceContent,
   statusHistory,
@@ -39,6 +40,7 @@ import type {
   OrderContent,
   OrderListQuery,
   OrderPage,
+  OrderSummary,
   StatusChange,
 } from './order-types';
 import { emptyAddress } from './order-types';
@@ -355,6 +357,11 @@ export class Orders {
     return listOrders(this.deps.db.reader, query);
   }
 
+  /** The same list as summaries (no lines, addresses or meta). */
+  listSummaries(query: OrderListQuery): Promise<OrderPage<OrderSummary>> {
+    return listOrderSummaries(this.deps.db.reader, query);
+  }
+
   async get(id: number): Promise<Order> {
     const order = await readOrder(this.deps.db.reader, id);
     if (!order) throw orderNotFound();
@@ -522,9 +529,9 @@ export class Orders {
 
   // ---- The customer's own orders ----
 
-  listMine(actor: Actor, page: number, perPage: number, statuses: string[]): Promise<OrderPage> {
+  listMine(actor: Actor, page: number, perPage: number, statuses: string[]): Promise<OrderPage<OrderSummary>> {
     for (const s of statuses) if (!isOrderStatus(s)) throw invalidStatus(s);
-    return listOrders(this.deps.db.reader, {
+    return listOrderSummaries(this.deps.db.reader, {
       page: Math.max(1, page || 1),
       perPage: Math.min(100, Math.max(1, perPage || 10)),
       offset: 0,
@@ -536,7 +543,6 @@ export class Orders {
       search: '',
       orderby: 'date',
       order: 'desc',
-      summary: true,
     });
   }
 

@@ -1,5 +1,6 @@
 import { initial } from './0001-initial';
 import { listIndexes } from './0002-list-indexes';
+import { orderCounts } from './0003-order-counts';
 
 /** Every migration of the orders schema, in order. Append; never edit a released one. */
-export const migrations = [initial, listIndexes];
+export const migrations = [initial, listIndexes, orderCounts];

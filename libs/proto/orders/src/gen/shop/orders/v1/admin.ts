@@ -29,7 +29,11 @@ export interface ListOrdersRequest {
   /** asc | desc */
   order: string;
   offset: number;
-  /** Summaries only (no lines): me/orders. */
+  /**
+   * Summaries only (me/orders): id, status, paid_status, currency,
+   * customer_id, total, item_count, needs_payment and the dates; the other
+   * fields empty.
+   */
   summary: boolean;
 }
 
@@ -169,6 +173,7 @@ export interface ListMyOrdersRequest {
 }
 
 export interface ListMyOrdersResponse {
+  /** Summaries (see ListOrdersRequest.summary). */
   orders: Order[];
   total: number;
 }
