@@ -4,6 +4,7 @@ import { waitFor } from '@storefront/testing';
 import { bindClient, openChannel, type Channel } from '@storefront/grpc-client';
 import { catalog } from '@storefront/proto/catalog';
 import { orders } from '@storefront/proto/orders';
+import { payments } from '@storefront/proto/payments';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient } from './support/client';
@@ -117,6 +118,27 @@ describe('checkout recovery (a cart killed mid-saga)', () => {
     expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, paid_status: 'paid', transaction_id: 'cod-late' });
     const attempts = await payments.execute<{ n: string }[]>(`select count(*) as n from "payments"."payment_attempts" where order_id = ?`, [orderId]);
     expect(Number(attempts[0].n)).toBe(1);
+    expect(await stockOf()).toBe(before! - 1);
+  }, 60_000);
+
+  it('killed before its payment started, the order then paid another way: recovery records that payment and charges nothing', async () => {
+    const before = await stockOf();
+    const { id, orderId } = await interruptedSaga('pay');
+    const channel = openChannel('payments', service('payments').address, 15_000);
+    channels.push(channel);
+    // The customer paid the pending order through pay-order (its own idempotency key) before recovery ran.
+    const paid = await bindClient(channel, payments.PaymentServiceService).processPayment(
+      payments.ProcessPaymentRequest.fromPartial({ orderId, gatewayId: 'cod', amount: '10.00', currency: 'USD', idempotencyKey: `pay-order-${id}` }),
+      seed.caller,
+    );
+    expect(paid.outcome).toBe('paid');
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    const attempts = await service('payments').db.em().execute<{ n: string }[]>(
+      `select count(*) as n from "payments"."payment_attempts" where order_id = ?`,
+      [orderId],
+    );
+    expect(Number(attempts[0].n)).toBe(1);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, paid_status: 'paid' });
     expect(await stockOf()).toBe(before! - 1);
   }, 60_000);
 

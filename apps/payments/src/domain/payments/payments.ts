@@ -114,7 +114,8 @@ export class Payments {
       .update(JSON.stringify([input.orderId, view.gateway.id, amountMinor, currency, payload]))
       .digest('hex');
 
-    if (!key) {
+    // Without a key, and when recovery settles a checkout: an order already paid (under any key) is not charged again.
+    if (!key || input.settleByKey) {
       const paid = await paidAttemptOfOrder(this.deps.db.em(), input.orderId);
       if (paid) return this.replay(paid, fingerprint, false, view);
     }
@@ -140,13 +141,16 @@ export class Payments {
       clientSecret: '',
       createdAt: now,
     };
-    if (!(await insertAttempt(this.deps.db.em(), attempt))) {
+    let claimed = await insertAttempt(this.deps.db.em(), attempt);
+    for (let tries = 0; !claimed && tries < 3; tries++) {
       // The key was used before, or another request with it is running: that attempt's answer.
       const previous = await attemptByKey(this.deps.db.em(), key);
-      if (!previous) throw paymentInProgress();
       // Recovery (settle_by_key) has no payload to compare: the attempt under the key decides.
-      return this.replay(previous, fingerprint, !input.settleByKey, view);
+      if (previous) return this.replay(previous, fingerprint, !input.settleByKey, view);
+      // The attempt that held the key was refused (rate limit) and removed meanwhile: claim the key again.
+      claimed = await insertAttempt(this.deps.db.em(), attempt);
     }
+    if (!claimed) throw paymentInProgress();
     // Rate limiting after the key is claimed, so a replay is never refused; a refused attempt leaves no row.
     try {
       await this.defence.check(clientIp);
