@@ -154,6 +154,8 @@ describe('fault tolerance on real processes', () => {
       await load;
       process.stdout.write(`faults: ${killed.rowCount} connections terminated, serving again after ${recovery} ms\n`);
       expect(recovery).toBeLessThan(RECOVERY_MS);
+      // Readiness follows at its next check (a service whose last check met a terminated connection still says so).
+      await waitFor(() => stack.services.every((s) => s.health.status === 'SERVING'), RECOVERY_MS, 100).catch(() => undefined);
       for (const service of stack.services) expect(service.health.status).toBe('SERVING');
       process.stdout.write(`faults: load answers ${JSON.stringify(countBy(statuses))}\n`);
       expect(statuses.filter((s) => typeof s !== 'number' || (s >= 500 && s !== 503))).toEqual([]);
@@ -185,7 +187,7 @@ describe('fault tolerance on real processes', () => {
     const left = async () => {
       const rows: unknown[] = [];
       for (const service of stack.services) {
-        rows.push(...(await service.db.em().execute(`select '${service.name}' as service, subject, attempts, last_error, parked_at from "${service.name}"."outbox"`)));
+        rows.push(...(await service.db.em().execute(`select '${service.name}' as service, subject, attempts, last_error, parked_at, claimed_until, next_attempt_at, occurred_at, now() as at from "${service.name}"."outbox"`)));
       }
       return rows;
     };

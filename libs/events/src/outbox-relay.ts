@@ -269,11 +269,28 @@ export class OutboxRelay {
   }
 
   private async remove(ids: string[]): Promise<void> {
-    if (ids.length) await this.table((t) => `delete from ${t} where id in (?)`, [ids]);
+    if (ids.length) await this.settle((t) => `delete from ${t} where id in (?)`, ids);
   }
 
   private async release(ids: string[]): Promise<void> {
-    if (ids.length) await this.table((t) => `update ${t} set claimed_until = null where id in (?)`, [ids]);
+    if (ids.length) await this.settle((t) => `update ${t} set claimed_until = null where id in (?)`, ids);
+  }
+
+  /**
+   * Settles claimed rows, trying again on another connection: a pooled
+   * connection the server dropped (a Postgres restart, pg_terminate_backend)
+   * fails its next statement and leaves the pool, and a failed release would
+   * leave the rows claimed for CLAIM_SECONDS.
+   */
+  private async settle(sql: (table: string) => string, ids: string[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.table(sql, [ids]);
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
   }
 
   private async table(sql: (table: string) => string, params: unknown[]): Promise<void> {
