@@ -448,7 +448,7 @@ function fieldAssignments(id: number, changes: OrderFieldChanges, now: Date): { 
   return { sets: sets.join(', '), params };
 }
 
-/** `updateOrderFields` and `insertStatusChange` in one statement (a status transition). */
+/** `updateOrderFields` and the status-history row, in one statement (a status transition). */
 export async function updateOrderWithHistory(
   em: EntityManager,
   id: number,
@@ -462,13 +462,6 @@ export async function updateOrderWithHistory(
      insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
      select u.id, ?, ?, ?, ?, ?, ? from u`,
     [...params, id, change.fromStatus, change.toStatus, change.byUserId, change.cause, change.note, change.changedAt],
-  );
-}
-
-export async function insertStatusChange(em: EntityManager, change: StatusChange): Promise<void> {
-  await em.execute(
-    `insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at) values (?, ?, ?, ?, ?, ?, ?)`,
-    [change.orderId, change.fromStatus, change.toStatus, change.byUserId, change.cause, change.note, change.changedAt],
   );
 }
 
