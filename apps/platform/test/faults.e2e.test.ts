@@ -203,6 +203,10 @@ describe('fault tolerance on real processes', () => {
     // outage sat in the client's reconnect buffer for the whole 5 s JetStream timeout; the transport
     // now fails fast while disconnected and the relay drains on reconnect.
     expect(published).toBeLessThan(RECOVERY_MS);
+    // The gateway's own connection comes back too (each client reconnects on its own
+    // 500 ms + jitter schedule, so it may trail the services' relays).
+    const gatewayEvents = await timeUntil(async () => (await guest().get('/readyz')).body.services?.events === 'SERVING');
+    expect(gatewayEvents).toBeLessThan(RECOVERY_MS);
   });
 
   it('answers 503 only on the routes of a service stopped for 15 s, and recovers within 5 s of its restart', async () => {
