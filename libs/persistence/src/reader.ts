@@ -13,7 +13,8 @@ const MAX_PREPARED = 256;
  */
 export class Reader {
   private readonly pool: pg.Pool;
-  private readonly prepared = new Set<string>();
+  /** Statement text -> its prepared name (looking a text up costs less than hashing it again). */
+  private readonly names = new Map<string, string>();
 
   constructor(
     url: string,
@@ -58,10 +59,11 @@ export class Reader {
 
   private statementName(text: string): string | undefined {
     if (!this.prepare) return undefined;
+    const known = this.names.get(text);
+    if (known) return known;
+    if (this.names.size >= MAX_PREPARED) return undefined;
     const name = `r_${createHash('sha1').update(text).digest('hex')}`;
-    if (this.prepared.has(name)) return name;
-    if (this.prepared.size >= MAX_PREPARED) return undefined;
-    this.prepared.add(name);
+    this.names.set(text, name);
     return name;
   }
 }

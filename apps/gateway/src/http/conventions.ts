@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 
@@ -53,8 +53,8 @@ function isJson(reply: FastifyReply): boolean {
 function etagOf(reply: FastifyReply, body: string, fields: string[] | undefined): string {
   const own = reply.getHeader('etag');
   if (typeof own === 'string' && own && !fields) return own;
-  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
-  return `W/"${hash}"`;
+  // One-shot: no Hash object per response (list bodies run to tens of KB).
+  return `W/"${hash('sha1', body, 'base64url').slice(0, 27)}"`;
 }
 
 function matches(header: string | undefined, etag: string): boolean {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { escapeLike, type Reader } from '@storefront/persistence';
+import type { OrderDocuments } from './order-documents';
 import type {
   Address,
   MetaEntry,
@@ -490,10 +491,30 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
   status: 'o.status',
 };
 
-/** A page of whole orders and the total, in one statement. */
-export async function listOrders(reader: Reader, q: OrderListQuery): Promise<OrderPage> {
-  const page = await listPage(reader, q, ORDER_JSON);
-  return { orders: page.orders.map(mapOrder), total: page.total };
+/**
+ * A page of whole orders and the total: one statement reads the page's ids,
+ * their row versions and the total; a second one, only when `documents` does
+ * not hold some of those orders at those versions, reads them whole.
+ */
+export async function listOrders(reader: Reader, documents: OrderDocuments, q: OrderListQuery): Promise<OrderPage> {
+  const page = await listPage(reader, q, 'json_build_array(o.id, o.xmin::text)');
+  const keys = page.orders as unknown as Array<[number, string]>;
+  const missing = keys.filter(([id, version]) => !documents.get(id, version)).map(([id]) => id);
+  const read = new Map<number, Order>();
+  if (missing.length) {
+    const rows = await reader.query<{ version: string; o: unknown }>(
+      `select o.xmin::text as version, ${ORDER_JSON} as o from ${T.orders} o where o.id = any(?::bigint[])`,
+      [`{${missing.join(',')}}`],
+    );
+    for (const row of rows) {
+      const order = mapOrder(parsed(row.o));
+      documents.set(order.id, row.version, order);
+      read.set(order.id, order);
+    }
+  }
+  // An order deleted between the two statements drops out of the page.
+  const orders = keys.map(([id, version]) => read.get(id) ?? documents.get(id, version)).filter((o): o is Order => !!o);
+  return { orders, total: page.total };
 }
 
 /** A page of order summaries and the total, in one statement. */

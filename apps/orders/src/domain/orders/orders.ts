@@ -14,6 +14,7 @@ import {
   updateOrderFields,
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
+import { OrderDocuments } from '../../persistence/order-documents';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
 import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
@@ -141,6 +142,8 @@ const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as cons
 export class Orders {
   private readonly pricing: Pricing;
   private readonly latePayments: LatePayments;
+  /** Whole orders the admin list has read, reused while their row version holds. */
+  private readonly documents = new OrderDocuments();
 
   constructor(private readonly deps: OrdersDeps) {
     this.pricing = new Pricing(deps);
@@ -354,7 +357,7 @@ export class Orders {
   // ---- Admin ----
 
   list(query: OrderListQuery): Promise<OrderPage> {
-    return listOrders(this.deps.db.reader, query);
+    return listOrders(this.deps.db.reader, this.documents, query);
   }
 
   /** The same list as summaries (no lines, addresses or meta). */
