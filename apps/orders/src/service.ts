@@ -7,6 +7,7 @@ import { parseCancellable } from './domain/status/order-states';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
 import { adminHandlers, customerHandlers } from './grpc/admin.handlers';
+import { analyticsHandlers } from './grpc/analytics.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
 import { catalogPort, paymentsPort, quotePort } from './grpc/ports';
 
@@ -32,5 +33,6 @@ export const ordersService = defineService({
     ctx.addGrpcService(orders.OrderCheckoutServiceService, checkoutHandlers(domain));
     ctx.addGrpcService(orders.OrderAdminServiceService, adminHandlers(domain));
     ctx.addGrpcService(orders.CustomerOrderServiceService, customerHandlers(domain));
+    ctx.addGrpcService(orders.AnalyticsServiceService, analyticsHandlers(domain));
   },
 });

@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Store sales totals, the previous window and daily intervals */
+        get: operations["getAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -1277,6 +1294,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/product-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products sold in a period, by net sales */
+        get: operations["listProductAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/product-analytics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product's sales in a period, with daily intervals */
+        get: operations["getProductAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/products/{id}/stock-adjust": {
         parameters: {
             query?: never;
@@ -1729,6 +1780,30 @@ export interface components {
         Alive: {
             /** @enum {string} */
             status: "ok";
+        };
+        /** Analytics */
+        Analytics: {
+            /** @description Currencies of the counted orders in [from, to]. */
+            currencies_in_period: string[];
+            /** @description ISO 4217 code every amount is in. */
+            currency: string;
+            /** @description YYYY-MM-DD (UTC day). */
+            from: string;
+            /** @description One per day of [from, to], days without orders included. */
+            intervals: {
+                /** @description YYYY-MM-DD (UTC day). */
+                date: string;
+                /** @description Gross sales of the day. */
+                gross_sales: number;
+                /** @description Net sales of the day. */
+                net_sales: number;
+                /** @description Orders of the day. */
+                orders_count: number;
+            }[];
+            previous: components["schemas"]["SalesTotals"];
+            /** @description YYYY-MM-DD (UTC day). */
+            to: string;
+            totals: components["schemas"]["SalesTotals"];
         };
         /** ApplicationPassword */
         ApplicationPassword: {
@@ -2815,6 +2890,46 @@ export interface components {
             /** @description Variable products only; written like prices. */
             variations?: components["schemas"]["Variation"][];
         };
+        /** ProductAnalytics */
+        ProductAnalytics: {
+            /** @description Units sold. */
+            items_sold: number;
+            /** @description The name on the product's latest order line. */
+            name: string;
+            /** @description Line totals after discounts, before tax. */
+            net_sales: number;
+            /** @description Counted orders containing the product. */
+            orders_count: number;
+            product_id: number;
+        };
+        /** ProductAnalyticsDetail */
+        ProductAnalyticsDetail: {
+            /** @description The store currency: the only one a product detail reports. */
+            currency: string;
+            /** @description YYYY-MM-DD (UTC day). */
+            from: string;
+            /** @description One per day of [from, to], days without sales included. */
+            intervals: {
+                /** @description YYYY-MM-DD (UTC day). */
+                date: string;
+                /** @description Units of the day. */
+                items_sold: number;
+                /** @description Net sales of the day. */
+                net_sales: number;
+                /** @description Orders of the day. */
+                orders_count: number;
+            }[];
+            /** @description Units sold. */
+            items_sold: number;
+            name: string;
+            /** @description Line totals after discounts, before tax. */
+            net_sales: number;
+            /** @description Counted orders containing the product. */
+            orders_count: number;
+            product_id: number;
+            /** @description YYYY-MM-DD (UTC day). */
+            to: string;
+        };
         /** ProductCategory */
         ProductCategory: {
             /** @description Related resources, by relation. */
@@ -2955,6 +3070,29 @@ export interface components {
             items: components["schemas"]["ResolvedCode"][];
             /** @description Codes that matched no product or variation. */
             unknown: string[];
+        };
+        /** SalesTotals */
+        SalesTotals: {
+            /** @description net_sales / orders_count (0 without orders). */
+            average_order_value: number;
+            /** @description Sum of order discounts. */
+            discounts: number;
+            /** @description Sum of line subtotals (before discounts). */
+            gross_sales: number;
+            /** @description Sum of line quantities. */
+            items_sold: number;
+            /** @description gross_sales - discounts - refunds. */
+            net_sales: number;
+            /** @description Signed-in customers whose first counted order is in the window. */
+            new_customers: number;
+            /** @description Counted orders (processing, completed, on_hold, refunded). */
+            orders_count: number;
+            /** @description Sum of refunded amounts. */
+            refunds: number;
+            /** @description Sum of shipping totals (before tax). */
+            shipping: number;
+            /** @description Sum of order tax. */
+            tax: number;
         };
         /** SetupIntent */
         SetupIntent: {
@@ -4024,6 +4162,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalytics: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description The previous window (`previous`): this many days before `from`. */
+                compare?: number;
+                /** @description ISO 4217 code. Default: the store currency. */
+                currency?: string;
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC, inclusive). Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analytics"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error. */
             503: {
@@ -12155,6 +12376,184 @@ export interface operations {
             };
             /** @description Signed in without the needed capability. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProductAnalytics: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description ISO 4217 code. Default: the store currency. */
+                currency?: string;
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                from?: string;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                /** @description Part of the product name (case-insensitive). */
+                search?: string;
+                /** @description Last day (YYYY-MM-DD, UTC, inclusive). Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductAnalytics"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProductAnalytics: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC, inclusive). Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductAnalyticsDetail"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,8 @@ export type PurchasableResult = { ok: Purchasable } | { error: { code: string; s
 export interface CatalogPort {
   /** One result per ref, in order. */
   getPurchasables(refs: PurchasableRef[]): Promise<PurchasableResult[]>;
+  /** The product's title, whatever its status; null when the catalog has no such product. */
+  productName(productId: number): Promise<string | null>;
 }
 
 export interface QuoteLineInput {

@@ -8,6 +8,8 @@ import type { CatalogPort, PaymentsPort, PurchasableResult, QuotePort } from '..
 import type { Address } from '../domain/orders/order-types';
 
 const system = () => anonymousCaller('orders');
+/** Reads a product whatever its status (drafts and private ones too): analytics names any product sold or listed. */
+const productReader = () => ({ ...system(), capabilities: ['edit_shop_product', 'read_private_shop_products'] });
 
 /** The catalog as orders needs it: purchasables by price (a product alone takes its first price). */
 export function catalogPort(channel: Channel | undefined): CatalogPort | undefined {
@@ -15,6 +17,15 @@ export function catalogPort(channel: Channel | undefined): CatalogPort | undefin
   const lookup = bindClient(channel, catalog.CatalogLookupServiceService);
   const products = bindClient(channel, catalog.ProductServiceService);
   return {
+    async productName(productId) {
+      try {
+        const { product } = await products.getProduct({ id: productId, context: 'view', ifNoneMatch: '' }, productReader());
+        return product ? product.title : null;
+      } catch (err) {
+        if (DomainError.is(err) && err.status === 404) return null;
+        throw err;
+      }
+    },
     async getPurchasables(refs) {
       const resolved = await Promise.all(
         refs.map(async (ref) => {

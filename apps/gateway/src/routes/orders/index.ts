@@ -1,6 +1,7 @@
 import type { RouteModule } from '../../context';
 import { adminOrderRoutes } from './admin';
+import { analyticsRoutes } from './analytics';
 import { myOrderRoutes } from './me';
 
-/** Order routes: admin `/order` and the customer's `/me/orders`. */
-export const ORDER_ROUTES: RouteModule[] = [adminOrderRoutes, myOrderRoutes];
+/** Order routes: admin `/order`, the customer's `/me/orders`, and the sales analytics computed from orders. */
+export const ORDER_ROUTES: RouteModule[] = [adminOrderRoutes, myOrderRoutes, analyticsRoutes];

@@ -1,6 +1,7 @@
 import { initial } from './0001-initial';
 import { listIndexes } from './0002-list-indexes';
 import { orderCounts } from './0003-order-counts';
+import { analyticsIndexes } from './0004-analytics-indexes';
 
 /** Every migration of the orders schema, in order. Append; never edit a released one. */
-export const migrations = [initial, listIndexes, orderCounts];
+export const migrations = [initial, listIndexes, orderCounts, analyticsIndexes];

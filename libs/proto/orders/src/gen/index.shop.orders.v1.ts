@@ -7,5 +7,6 @@
 
 export * from "./shop/orders/v1/types";
 export * from "./shop/orders/v1/admin";
+export * from "./shop/orders/v1/analytics";
 export * from "./shop/orders/v1/checkout";
 export * from "./shop/orders/v1/events";
