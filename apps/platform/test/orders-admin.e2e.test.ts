@@ -195,7 +195,7 @@ describe('POST /order', () => {
 
   it('refuses coupon_lines with 400 naming the field (coupons come from checkout); an empty list passes', async () => {
     const before = (await admin.get(`${ORDERS}?per_page=1`)).headers.get('x-platform-total');
-    expect(Number(before)).toBeGreaterThan(0);
+    expect(before).toMatch(/^\d+$/);
     const coupon = { code: 'save10', discount: '1.00' };
     expectInvalid(await admin.post(ORDERS, { billing: US, line_items: [{ price_id: mug.priceId }], coupon_lines: [coupon] }), 'coupon_lines');
     expectInvalid(await admin.post(ORDERS, { coupon_lines: 'save10' }), 'coupon_lines');
