@@ -26,6 +26,8 @@ let unsoldProduct: { id: number; title: string };
 
 const ANALYTICS = '/shop/v1/analytics';
 const PRODUCTS = '/shop/v1/product-analytics';
+/** `_links` of a product report: self and collection, from the configured site URL. */
+const links = (id: number) => ({ self: [{ href: `${stack.url}${PRODUCTS}/${id}` }], collection: [{ href: `${stack.url}${PRODUCTS}` }] });
 const PERIOD = 'from=2026-03-01&to=2026-03-03';
 
 // Product ids of the seeded lines: far above the catalog's own ids.
@@ -203,17 +205,18 @@ describe('GET /analytics', () => {
       to: '2026-03-03',
       currency: 'USD',
       currencies_in_period: ['EUR', 'USD'],
-      // A + B + C + D. gross 35 + 10 + 30 + 8; discounts 5 (A); refunds 35 (C); net 83 - 5 - 35.
+      // A + B + C + D. gross 35 + 10 + 30 + 8; discounts 5 (A); refunds 30 (C refunded 35, of which
+      // 5 was shipping: only its products' 30 leaves the sales); net 83 - 5 - 30.
       totals: {
         gross_sales: 83,
-        net_sales: 43,
+        net_sales: 48,
         orders_count: 4,
         items_sold: 10,
-        average_order_value: 10.75,
+        average_order_value: 12,
         discounts: 5,
         shipping: 10,
         tax: 4,
-        refunds: 35,
+        refunds: 30,
         new_customers: 1,
       },
       // K alone; C2 had no counted order before 2026-02-27.
@@ -231,7 +234,7 @@ describe('GET /analytics', () => {
       },
       intervals: [
         { date: '2026-03-01', gross_sales: 45, net_sales: 40, orders_count: 2 },
-        { date: '2026-03-02', gross_sales: 30, net_sales: -5, orders_count: 1 },
+        { date: '2026-03-02', gross_sales: 30, net_sales: 0, orders_count: 1 },
         { date: '2026-03-03', gross_sales: 8, net_sales: 8, orders_count: 1 },
       ],
     });
@@ -333,9 +336,9 @@ describe('GET /product-analytics', () => {
     expect(res.status).toBe(200);
     // Tee: A (1, 15 - 5) + C (2, 30); Mug: A (2, 20) + B (1, 10); Cap: D (4, 8).
     expect(res.body).toEqual([
-      { product_id: TEE, name: 'Tee', items_sold: 3, net_sales: 40, orders_count: 2 },
-      { product_id: MUG, name: 'Mug', items_sold: 3, net_sales: 30, orders_count: 2 },
-      { product_id: CAP, name: 'Cap 100%_cotton', items_sold: 4, net_sales: 8, orders_count: 1 },
+      { product_id: TEE, name: 'Tee', items_sold: 3, net_sales: 40, orders_count: 2, _links: links(TEE) },
+      { product_id: MUG, name: 'Mug', items_sold: 3, net_sales: 30, orders_count: 2, _links: links(MUG) },
+      { product_id: CAP, name: 'Cap 100%_cotton', items_sold: 4, net_sales: 8, orders_count: 1, _links: links(CAP) },
     ]);
     expect(res.headers.get('x-platform-total')).toBe('3');
     expect(res.headers.get('x-platform-totalpages')).toBe('1');
@@ -363,7 +366,7 @@ describe('GET /product-analytics', () => {
     expect((await admin.get(`${PRODUCTS}?${PERIOD}&search=${encodeURIComponent('p%')}`)).body).toEqual([]);
     expect((await admin.get(`${PRODUCTS}?${PERIOD}&search=M_g`)).body).toEqual([]);
     const euro = await admin.get(`${PRODUCTS}?${PERIOD}&currency=EUR`);
-    expect(euro.body).toEqual([{ product_id: MUG, name: 'Mug', items_sold: 1, net_sales: 12, orders_count: 1 }]);
+    expect(euro.body).toEqual([{ product_id: MUG, name: 'Mug', items_sold: 1, net_sales: 12, orders_count: 1, _links: links(MUG) }]);
   });
 
   it('rejects per_page outside 1..100 and other bad input with 400 rest_invalid_param', async () => {
@@ -401,6 +404,7 @@ describe('GET /product-analytics/<id>', () => {
         { date: '2026-03-02', items_sold: 0, net_sales: 0, orders_count: 0 },
         { date: '2026-03-03', items_sold: 0, net_sales: 0, orders_count: 0 },
       ],
+      _links: links(MUG),
     });
   });
 

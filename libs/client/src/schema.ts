@@ -2892,6 +2892,14 @@ export interface components {
         };
         /** ProductAnalytics */
         ProductAnalytics: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
             /** @description Units sold. */
             items_sold: number;
             /** @description The name on the product's latest order line. */
@@ -2904,6 +2912,14 @@ export interface components {
         };
         /** ProductAnalyticsDetail */
         ProductAnalyticsDetail: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
             /** @description The store currency: the only one a product detail reports. */
             currency: string;
             /** @description YYYY-MM-DD (UTC day). */
@@ -3087,7 +3103,7 @@ export interface components {
             new_customers: number;
             /** @description Counted orders (processing, completed, on_hold, refunded). */
             orders_count: number;
-            /** @description Sum of refunded amounts. */
+            /** @description What refunds took back of the products' net (not shipping or tax). */
             refunds: number;
             /** @description Sum of shipping totals (before tax). */
             shipping: number;

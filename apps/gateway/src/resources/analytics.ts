@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 import { decimalToNumber } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
+import type { FastifyRequest } from 'fastify';
+import { resourceLinks } from '../http/links';
+import { LinksSchema } from '../http/responses';
 
 // The analytics reports of the contract ("Analytics") and of
 // docs/decisions.md "Analytics" (product reports): amounts are JSON numbers
@@ -20,7 +23,7 @@ export const SalesTotalsSchema = Type.Object(
     discounts: Money('Sum of order discounts.'),
     shipping: Money('Sum of shipping totals (before tax).'),
     tax: Money('Sum of order tax.'),
-    refunds: Money('Sum of refunded amounts.'),
+    refunds: Money("What refunds took back of the products' net (not shipping or tax)."),
     new_customers: Count('Signed-in customers whose first counted order is in the window.'),
   },
   { title: 'SalesTotals', additionalProperties: false },
@@ -53,6 +56,7 @@ export const ProductAnalyticsSchema = Type.Object(
     items_sold: Count('Units sold.'),
     net_sales: Money('Line totals after discounts, before tax.'),
     orders_count: Count('Counted orders containing the product.'),
+    _links: LinksSchema,
   },
   { title: 'ProductAnalytics', additionalProperties: false },
 );
@@ -74,6 +78,7 @@ export const ProductAnalyticsDetailSchema = Type.Object(
       ),
       { description: 'One per day of [from, to], days without sales included.' },
     ),
+    _links: LinksSchema,
   },
   { title: 'ProductAnalyticsDetail', additionalProperties: false },
 );
@@ -113,11 +118,20 @@ export function analyticsResource(r: orders.GetStoreAnalyticsResponse) {
   };
 }
 
-export function productAnalyticsResource(p: orders.ProductSales) {
-  return { product_id: p.productId, name: p.name, items_sold: p.itemsSold, net_sales: n(p.netSales), orders_count: p.ordersCount };
+const PRODUCT_ANALYTICS = '/shop/v1/product-analytics';
+
+export function productAnalyticsResource(p: orders.ProductSales, request: FastifyRequest) {
+  return {
+    product_id: p.productId,
+    name: p.name,
+    items_sold: p.itemsSold,
+    net_sales: n(p.netSales),
+    orders_count: p.ordersCount,
+    _links: resourceLinks(request, `${PRODUCT_ANALYTICS}/${p.productId}`, PRODUCT_ANALYTICS),
+  };
 }
 
-export function productAnalyticsDetailResource(r: orders.GetProductAnalyticsResponse) {
+export function productAnalyticsDetailResource(r: orders.GetProductAnalyticsResponse, request: FastifyRequest) {
   return {
     product_id: r.productId,
     name: r.name,
@@ -128,5 +142,6 @@ export function productAnalyticsDetailResource(r: orders.GetProductAnalyticsResp
     net_sales: n(r.netSales),
     orders_count: r.ordersCount,
     intervals: r.intervals.map((i) => ({ date: i.date, items_sold: i.itemsSold, net_sales: n(i.netSales), orders_count: i.ordersCount })),
+    _links: resourceLinks(request, `${PRODUCT_ANALYTICS}/${r.productId}`, PRODUCT_ANALYTICS),
   };
 }

@@ -67,7 +67,7 @@ const UTC_DAY = `(o.date_created at time zone 'UTC')::date`;
 const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
 
 const TOTALS_JSON = `json_build_object('gross', coalesce(sum(s.subtotal), 0)::bigint,
-  'discounts', coalesce(sum(s.discount_total), 0)::bigint, 'refunds', coalesce(sum(s.refunded_total), 0)::bigint,
+  'discounts', coalesce(sum(s.discount_total), 0)::bigint, 'refunds', coalesce(sum(s.refunded_sales), 0)::bigint,
   'shipping', coalesce(sum(s.shipping_total), 0)::bigint, 'tax', coalesce(sum(s.total_tax), 0)::bigint,
   'items', coalesce(sum(s.item_count), 0)::bigint, 'orders', count(*),
   'newCustomers', count(distinct s.customer_id) filter (where s.first_order))`;
@@ -89,7 +89,9 @@ export async function storeSales(
   const previousStart = startOf(q.previous.from);
   const rows = await reader.query<{ current: unknown; previous: unknown; days: unknown; currencies: string[] }>(
     `with counted as (
-       select o.customer_id, o.currency, o.subtotal, o.discount_total, o.refunded_total, o.shipping_total,
+       select o.customer_id, o.currency, o.subtotal, o.discount_total, o.shipping_total,
+         -- What a refund took back of the products' net (it also returned shipping and tax).
+         least(o.refunded_total, greatest(o.subtotal - o.discount_total, 0)) as refunded_sales,
          o.total_tax, o.item_count, ${UTC_DAY} as day, o.date_created >= ?::timestamptz as in_period
        from ${T.orders} o
        where o.status in (?) and o.date_created >= ?::timestamptz and o.date_created < ?::timestamptz
@@ -110,7 +112,7 @@ export async function storeSales(
          from (select g::date as day from generate_series(?::date, ?::date, interval '1 day') g) d
          left join (
            select s.day, sum(s.subtotal)::bigint as gross, sum(s.discount_total)::bigint as discounts,
-             sum(s.refunded_total)::bigint as refunds, count(*) as orders
+             sum(s.refunded_sales)::bigint as refunds, count(*) as orders
            from selected s where s.in_period group by s.day
          ) x on x.day = d.day) as days,
        (select coalesce(array_agg(distinct c.currency::text order by c.currency::text), '{}')

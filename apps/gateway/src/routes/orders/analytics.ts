@@ -97,7 +97,7 @@ export const analyticsRoutes: RouteModule = (app, ctx) => {
         request.caller,
       );
       setPaginationHeaders(request, reply, { total: result.total, page: q.page, perPage: q.per_page });
-      return result.products.map(productAnalyticsResource);
+      return result.products.map((p) => productAnalyticsResource(p, request));
     },
   );
 
@@ -117,7 +117,7 @@ export const analyticsRoutes: RouteModule = (app, ctx) => {
     async (request) => {
       const q = request.query;
       const report = await analytics.getProductAnalytics({ productId: request.params.id, from: q.from, to: q.to }, request.caller);
-      return productAnalyticsDetailResource(report);
+      return productAnalyticsDetailResource(report, request);
     },
   );
 };
