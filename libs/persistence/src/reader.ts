@@ -3,6 +3,8 @@ import pg from 'pg';
 
 /** Distinct statements prepared per process, at most (each connection keeps its own copies). */
 const MAX_PREPARED = 256;
+/** Distinct statement shapes (SQL and list lengths) whose numbered text is remembered. */
+const MAX_SHAPES = 1024;
 
 /**
  * A small pool for hot read paths, outside MikroORM: rows come back as plain
@@ -14,6 +16,7 @@ const MAX_PREPARED = 256;
 export class Reader {
   private readonly pool: pg.Pool;
   private readonly prepared = new Set<string>();
+  private readonly shapes = new Map<string, { text: string; name: string | undefined }>();
 
   constructor(
     url: string,
@@ -46,14 +49,34 @@ export class Reader {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const { text, values } = toNumberedPlaceholders(sql, params);
-    const name = this.statementName(text);
+    const { text, name } = this.statement(sql, params);
+    const values = flatValues(params);
     const result = await this.pool.query(name ? { name, text, values } : { text, values });
     return result.rows as T[];
   }
 
   close(): Promise<void> {
     return this.pool.end();
+  }
+
+  /**
+   * The numbered text and statement name of `sql` for these parameters,
+   * remembered per shape (the SQL, the number of parameters and the length of
+   * each list): hot reads repeat the same few shapes, so the placeholders are
+   * rewritten and the text hashed once per shape, not on every call.
+   */
+  private statement(sql: string, params: readonly unknown[]): { text: string; name: string | undefined } {
+    let key = `${params.length}\u0000${sql}`;
+    for (let i = 0; i < params.length; i++) {
+      const param = params[i];
+      if (Array.isArray(param)) key += `\u0000${i}:${param.length}`;
+    }
+    const known = this.shapes.get(key);
+    if (known) return known;
+    const { text } = toNumberedPlaceholders(sql, params);
+    const statement = { text, name: this.statementName(text) };
+    if (this.shapes.size < MAX_SHAPES) this.shapes.set(key, statement);
+    return statement;
   }
 
   private statementName(text: string): string | undefined {
@@ -81,4 +104,14 @@ export function toNumberedPlaceholders(sql: string, params: readonly unknown[]):
   });
   if (index !== params.length) throw new Error('More parameters than placeholders');
   return { text, values };
+}
+
+/** The parameters as `toNumberedPlaceholders` numbers them: lists expanded in place. */
+function flatValues(params: readonly unknown[]): unknown[] {
+  const values: unknown[] = [];
+  for (const param of params) {
+    if (Array.isArray(param)) for (const v of param) values.push(v);
+    else values.push(param);
+  }
+  return values;
 }
