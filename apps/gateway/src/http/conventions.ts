@@ -26,7 +26,8 @@ export async function installHttpConventions(app: FastifyInstance): Promise<void
     if (reply.statusCode !== 200 || !isJson(reply)) return done(null, payload);
     let body = payload;
     const fields = fieldsOf(request);
-    if (fields && typeof body === 'string' && body) body = JSON.stringify(filterFields(JSON.parse(body), fields));
+    // A JSON body comes as text, or as bytes from the response cache.
+    if (fields && isText(body) && body.length) body = JSON.stringify(filterFields(JSON.parse(String(body)), fields));
     reply.header('Vary', 'Accept-Encoding, Cookie, Authorization, X-Platform-Nonce');
     if (NO_STORE.test(request.url) || reply.getHeader('set-cookie')) {
       reply.header('Cache-Control', 'no-store');
@@ -34,7 +35,7 @@ export async function installHttpConventions(app: FastifyInstance): Promise<void
     }
     const signedIn = request.caller?.userId > 0;
     reply.header('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
-    if (typeof body !== 'string') return done(null, body);
+    if (!isText(body)) return done(null, body);
     const etag = etagOf(reply, body, fields);
     reply.header('ETag', etag);
     if (matches(request.headers['if-none-match'], etag)) {
@@ -51,7 +52,12 @@ function isJson(reply: FastifyReply): boolean {
   return /json/.test(String(reply.getHeader('content-type') ?? ''));
 }
 
-function etagOf(reply: FastifyReply, body: string, fields: string[] | undefined): string {
+/** A serialized body: a string, or its UTF-8 bytes (hashed to the same ETag). */
+function isText(body: unknown): body is string | Buffer {
+  return typeof body === 'string' || Buffer.isBuffer(body);
+}
+
+function etagOf(reply: FastifyReply, body: string | Buffer, fields: string[] | undefined): string {
   const own = reply.getHeader('etag');
   if (typeof own === 'string' && own && !fields) return own;
   const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
