@@ -36,6 +36,25 @@ describe('HTTP conventions of reads', () => {
     expect((await admin.get('/platform/v1/nonce')).headers.get('cache-control')).toBe('no-store');
   });
 
+  it('reads served from the response cache (stored bytes) keep _fields, If-None-Match and compression', async () => {
+    const content = 'A long description. '.repeat(150);
+    for (const title of ['Cached one', 'Cached two']) {
+      expect((await admin.post('/shop/v1/shop_product', { title, status: 'publish', content })).status).toBe(201);
+    }
+    const first = await guest.get('/shop/v1/shop_product');
+    const cached = await guest.get('/shop/v1/shop_product');
+    expect(cached.body).toEqual(first.body);
+    const etag = cached.headers.get('etag')!;
+    expect(etag).toBe(first.headers.get('etag'));
+    const picked = await guest.get('/shop/v1/shop_product?_fields=id,title.rendered');
+    expect(picked.body).toEqual(first.body.map((p: { id: number; title: { rendered: string } }) => ({ id: p.id, title: { rendered: p.title.rendered } })));
+    expect((await guest.get('/shop/v1/shop_product', { headers: { 'if-none-match': `W/"x", W/${etag}` } })).status).toBe(304);
+    expect((await guest.get('/shop/v1/shop_product', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    const gzipped = await fetch(`${stack.url}/shop/v1/shop_product`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzipped.json()).toEqual(first.body);
+  });
+
   it('compresses large bodies for clients that accept it', async () => {
     const res = await fetch(`${stack.url}/shop/v1/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);

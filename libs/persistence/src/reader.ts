@@ -3,6 +3,8 @@ import pg from 'pg';
 
 /** Distinct statements prepared per process, at most (each connection keeps its own copies). */
 const MAX_PREPARED = 256;
+/** Distinct statement shapes (SQL and list lengths) whose numbered text is remembered. */
+const MAX_SHAPES = 1024;
 
 /**
  * A small pool for hot read paths, outside MikroORM: rows come back as plain
@@ -13,8 +15,8 @@ const MAX_PREPARED = 256;
  */
 export class Reader {
   private readonly pool: pg.Pool;
-  /** Statement text -> its prepared name (looking a text up costs less than hashing it again). */
-  private readonly names = new Map<string, string>();
+  private readonly prepared = new Set<string>();
+  private readonly shapes = new Map<string, { text: string; name: string | undefined }>();
 
   constructor(
     url: string,
@@ -47,8 +49,8 @@ export class Reader {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const { text, values } = toNumberedPlaceholders(sql, params);
-    const name = this.statementName(text);
+    const { text, name } = this.statement(sql, params);
+    const values = flatValues(params);
     const result = await this.pool.query(name ? { name, text, values } : { text, values });
     return result.rows as T[];
   }
@@ -57,13 +59,32 @@ export class Reader {
     return this.pool.end();
   }
 
+  /**
+   * The numbered text and statement name of `sql` for these parameters,
+   * remembered per shape (the SQL, the number of parameters and the length of
+   * each list): hot reads repeat the same few shapes, so the placeholders are
+   * rewritten and the text hashed once per shape, not on every call.
+   */
+  private statement(sql: string, params: readonly unknown[]): { text: string; name: string | undefined } {
+    let key = `${params.length}\u0000${sql}`;
+    for (let i = 0; i < params.length; i++) {
+      const param = params[i];
+      if (Array.isArray(param)) key += `\u0000${i}:${param.length}`;
+    }
+    const known = this.shapes.get(key);
+    if (known) return known;
+    const { text } = toNumberedPlaceholders(sql, params);
+    const statement = { text, name: this.statementName(text) };
+    if (this.shapes.size < MAX_SHAPES) this.shapes.set(key, statement);
+    return statement;
+  }
+
   private statementName(text: string): string | undefined {
     if (!this.prepare) return undefined;
-    const known = this.names.get(text);
-    if (known) return known;
-    if (this.names.size >= MAX_PREPARED) return undefined;
     const name = `r_${createHash('sha1').update(text).digest('hex')}`;
-    this.names.set(text, name);
+    if (this.prepared.has(name)) return name;
+    if (this.prepared.size >= MAX_PREPARED) return undefined;
+    this.prepared.add(name);
     return name;
   }
 }
@@ -83,4 +104,14 @@ export function toNumberedPlaceholders(sql: string, params: readonly unknown[]):
   });
   if (index !== params.length) throw new Error('More parameters than placeholders');
   return { text, values };
+}
+
+/** The parameters as `toNumberedPlaceholders` numbers them: lists expanded in place. */
+function flatValues(params: readonly unknown[]): unknown[] {
+  const values: unknown[] = [];
+  for (const param of params) {
+    if (Array.isArray(param)) for (const v of param) values.push(v);
+    else values.push(param);
+  }
+  return values;
 }

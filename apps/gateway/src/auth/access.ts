@@ -63,8 +63,9 @@ export function installAccessControl(app: FastifyInstance): void {
       throw new Error(`Route ${String(route.method)} ${url} declares no access tier`);
     }
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
     if (access) checkAccess(access, request.caller);
+    done();
   });
 }

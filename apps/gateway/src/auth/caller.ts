@@ -38,31 +38,45 @@ export function installCallerResolution(app: FastifyInstance, options: CallerRes
   app.decorateRequest('caller', null as unknown as CallerContext);
   app.decorateRequest('sessionToken', undefined);
   const sessions = new VerifiedSessions(options.cookies, options.nonces);
-  app.addHook('onRequest', async (request) => {
+  // A cached principal (the hot path) resolves synchronously: no promise, no microtask.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.caller = {
       ...anonymousCaller(request.id, request.ip),
       traceparent: requestTraceparent(request),
       idempotencyKey: headerValue(request, 'idempotency-key'),
     };
-    const principal = await resolvePrincipal(request, options, sessions);
-    if (principal) {
-      request.caller = {
-        ...request.caller,
-        userId: principal.userId,
-        login: principal.login,
-        roles: principal.roles,
-        capabilities: principal.capabilities,
-        sessionId: request.sessionToken,
-      };
+    const principal = resolvePrincipal(request, options, sessions);
+    if (principal instanceof Promise) {
+      principal.then((resolved) => {
+        actAs(request, resolved);
+        done();
+      }, done);
+      return;
     }
+    actAs(request, principal);
+    done();
   });
 }
 
-async function resolvePrincipal(
+function actAs(request: FastifyRequest, principal: customers.Principal | undefined): void {
+  if (!principal) return;
+  request.caller = {
+    ...request.caller,
+    userId: principal.userId,
+    login: principal.login,
+    roles: principal.roles,
+    capabilities: principal.capabilities,
+    sessionId: request.sessionToken,
+  };
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+function resolvePrincipal(
   request: FastifyRequest,
   o: CallerResolverOptions,
   sessions: VerifiedSessions,
-): Promise<customers.Principal | undefined> {
+): MaybePromise<customers.Principal | undefined> {
   const authorization = request.headers.authorization;
   if (authorization?.toLowerCase().startsWith('basic ')) return basicPrincipal(request, authorization.slice(6), o);
 
@@ -73,10 +87,18 @@ async function resolvePrincipal(
   return sessionPrincipal(request, session, o);
 }
 
-async function sessionPrincipal(request: FastifyRequest, session: VerifiedSession, o: CallerResolverOptions) {
+function sessionPrincipal(
+  request: FastifyRequest,
+  session: VerifiedSession,
+  o: CallerResolverOptions,
+): MaybePromise<customers.Principal | undefined> {
   const key = `s:${session.sessionId}`;
   const cached = o.cache.get(key);
   if (cached) return cached;
+  return fetchSessionPrincipal(request, session, key, o);
+}
+
+async function fetchSessionPrincipal(request: FastifyRequest, session: VerifiedSession, key: string, o: CallerResolverOptions) {
   try {
     const { principal } = await o.clients.auth.resolveSession({ sessionId: session.token }, request.caller);
     if (principal) o.cache.set(key, principal);
@@ -87,28 +109,31 @@ async function sessionPrincipal(request: FastifyRequest, session: VerifiedSessio
   }
 }
 
-async function basicPrincipal(request: FastifyRequest, encoded: string, o: CallerResolverOptions) {
+function basicPrincipal(
+  request: FastifyRequest,
+  encoded: string,
+  o: CallerResolverOptions,
+): MaybePromise<customers.Principal | undefined> {
   if (o.requireHttpsForBasic && request.protocol !== 'https') {
     throw unauthorized('platform_application_passwords_https_required', 'Application passwords require HTTPS.');
   }
   const decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const invalid = unauthorized(
-    'platform_invalid_application_password',
-    'The provided password is an invalid application password.',
-  );
-  if (colon <= 0) throw invalid;
+  // Made only when refused: an error captures a stack trace.
+  const invalid = () =>
+    unauthorized('platform_invalid_application_password', 'The provided password is an invalid application password.');
+  if (colon <= 0) throw invalid();
   // Cache key is a keyed hash: the plain credentials never sit in memory longer than this call.
   const key = `b:${createHmac('sha256', o.secret).update(decoded).digest('hex')}`;
   const cached = o.cache.get(key);
   if (cached) return cached;
-  const { principal } = await o.clients.auth.authenticateApplicationPassword(
-    { identifier: decoded.slice(0, colon), password: decoded.slice(colon + 1) },
-    request.caller,
-  );
-  if (!principal) throw invalid;
-  o.cache.set(key, principal);
-  return principal;
+  return o.clients.auth
+    .authenticateApplicationPassword({ identifier: decoded.slice(0, colon), password: decoded.slice(colon + 1) }, request.caller)
+    .then(({ principal }) => {
+      if (!principal) throw invalid();
+      o.cache.set(key, principal);
+      return principal;
+    });
 }
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {

@@ -20,28 +20,30 @@ const NO_STORE = /^\/platform\/v1\/nonce(\?|$)/;
  * - gzip/deflate for bodies over 2 KiB (regions, lists, the OpenAPI document).
  */
 export async function installHttpConventions(app: FastifyInstance): Promise<void> {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || !API.test(request.url)) return payload;
-    if (reply.statusCode !== 200 || !isJson(reply)) return payload;
+  // Synchronous (Fastify's `done` callback): no promise and microtask per request.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method !== 'GET' || !API.test(request.url)) return done(null, payload);
+    if (reply.statusCode !== 200 || !isJson(reply)) return done(null, payload);
     let body = payload;
     const fields = fieldsOf(request);
-    if (fields && typeof body === 'string' && body) body = JSON.stringify(filterFields(JSON.parse(body), fields));
+    // A JSON body comes as text, or as bytes from the response cache.
+    if (fields && isText(body) && body.length) body = JSON.stringify(filterFields(JSON.parse(String(body)), fields));
     reply.header('Vary', 'Accept-Encoding, Cookie, Authorization, X-Platform-Nonce');
     if (NO_STORE.test(request.url) || reply.getHeader('set-cookie')) {
       reply.header('Cache-Control', 'no-store');
-      return body;
+      return done(null, body);
     }
     const signedIn = request.caller?.userId > 0;
     reply.header('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
-    if (typeof body !== 'string') return body;
+    if (!isText(body)) return done(null, body);
     const etag = etagOf(reply, body, fields);
     reply.header('ETag', etag);
     if (matches(request.headers['if-none-match'], etag)) {
       reply.code(304);
       reply.removeHeader('content-length');
-      return '';
+      return done(null, '');
     }
-    return body;
+    done(null, body);
   });
   await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['gzip', 'deflate'] });
 }
@@ -50,7 +52,12 @@ function isJson(reply: FastifyReply): boolean {
   return /json/.test(String(reply.getHeader('content-type') ?? ''));
 }
 
-function etagOf(reply: FastifyReply, body: string, fields: string[] | undefined): string {
+/** A serialized body: a string, or its UTF-8 bytes (hashed to the same ETag). */
+function isText(body: unknown): body is string | Buffer {
+  return typeof body === 'string' || Buffer.isBuffer(body);
+}
+
+function etagOf(reply: FastifyReply, body: string | Buffer, fields: string[] | undefined): string {
   const own = reply.getHeader('etag');
   if (typeof own === 'string' && own && !fields) return own;
   // One-shot: no Hash object per response (list bodies run to tens of KB).
@@ -66,7 +73,10 @@ function matches(header: string | undefined, etag: string): boolean {
 function fieldsOf(request: FastifyRequest): string[] | undefined {
   const query = request.url.indexOf('?');
   if (query < 0) return undefined;
-  const params = new URLSearchParams(request.url.slice(query + 1));
+  const search = request.url.slice(query + 1);
+  // No `_fields` key can hide in a query without the word or a percent-escape: skip parsing it.
+  if (!search.includes('fields') && !search.includes('%')) return undefined;
+  const params = new URLSearchParams(search);
   const values = [...params.getAll('_fields'), ...params.getAll('_fields[]')];
   if (!values.length) return undefined;
   const fields = values.flatMap((v) => v.split(',')).map((f) => f.trim()).filter(Boolean);

@@ -28,7 +28,7 @@ const REFUSED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * service as a 500.
  */
 export function installInputRules(app: FastifyInstance, limits: InputLimits = DEFAULT_INPUT_LIMITS): void {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const params = request.params as Record<string, unknown> | undefined;
     const query = request.query as Record<string, unknown> | undefined;
     for (const [part, value] of [
@@ -42,6 +42,7 @@ export function installInputRules(app: FastifyInstance, limits: InputLimits = DE
         throw invalidParams({ [field]: `${field} ${problem.reason}` });
       }
     }
+    done();
   });
 }
 

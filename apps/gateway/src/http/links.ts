@@ -38,9 +38,10 @@ export function requestOrigin(request: FastifyRequest): string | undefined {
 export function installApiRoot(app: FastifyInstance, configured: string | undefined): void {
   let root = configured?.replace(/\/+$/, '');
   app.decorateRequest('siteRoot', '');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     root ??= listenRoot(app);
     request.siteRoot = root;
+    done();
   });
 }
 

@@ -13,11 +13,11 @@ function names(value: unknown): string[] | undefined {
  * array of the response, or of every item of a list response.
  */
 export function installMetaTrimming(app: FastifyInstance): void {
-  app.addHook('preSerialization', async (request, _reply, payload) => {
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const include = names(query.include_meta ?? query['include_meta[]']);
     const exclude = names(query.exclude_meta ?? query['exclude_meta[]']);
-    if (!include && !exclude) return payload;
+    if (!include && !exclude) return done(null, payload);
     const keep = (entry: MetaEntry) =>
       (!include || include.includes(String(entry.key))) && (!exclude || !exclude.includes(String(entry.key)));
     const trim = (item: unknown) => {
@@ -28,6 +28,6 @@ export function installMetaTrimming(app: FastifyInstance): void {
     };
     if (Array.isArray(payload)) payload.forEach(trim);
     else trim(payload);
-    return payload;
+    done(null, payload);
   });
 }

@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface CachedResponse {
   etag: string;
-  /** The serialized JSON body. */
-  body: string;
+  /** The serialized JSON body as UTF-8 bytes: sent as they are, not re-encoded (and copied) per response. */
+  body: Buffer;
   headers: Record<string, string>;
 }
 
@@ -56,7 +56,7 @@ export async function sendConditional<T>(
   let entry = cached;
   if (!result.notModified || !entry) {
     const rendered = render(result.value);
-    entry = { etag: result.etag, body: JSON.stringify(rendered.body), headers: rendered.headers ?? {} };
+    entry = { etag: result.etag, body: Buffer.from(JSON.stringify(rendered.body)), headers: rendered.headers ?? {} };
     cache.set(key, entry);
   }
   const etag = `"${entry.etag}"`;

@@ -37,14 +37,14 @@ export function installValidation(app: FastifyInstance): void {
     }
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     // No body at all reads as "no fields" (then required ones are reported missing), like an empty JSON body.
     const routeSchema = request.routeOptions.schema as FastifySchema | undefined;
     if (routeSchema?.body && (request.body === undefined || request.body === null)) request.body = {};
     const schema = routeSchema?.querystring as
       | { properties?: Record<string, { type?: string }> }
       | undefined;
-    if (!schema?.properties || !request.query || typeof request.query !== 'object') return;
+    if (!schema?.properties || !request.query || typeof request.query !== 'object') return done();
     const query = request.query as Record<string, unknown>;
     for (const key of Object.keys(query)) {
       if (key.endsWith('[]')) {
@@ -58,5 +58,6 @@ export function installValidation(app: FastifyInstance): void {
         query[name] = (query[name] as string).split(',').map((v) => v.trim()).filter((v) => v !== '');
       }
     }
+    done();
   });
 }

@@ -18,9 +18,8 @@ export interface ProductRead<T> {
  * product document).
  */
 export function productsEtag(keys: readonly ProductKey[], total: number, actor: Actor): string {
-  const hash = createHash('sha1');
-  hash.update(can(actor, 'edit_shop_products') ? 'stock-visible|' : 'stock-hidden|');
-  hash.update(String(total));
-  for (const key of keys) hash.update(`|${key.id}:${key.status}:${key.fingerprint}`);
-  return hash.digest('base64url');
+  // The same bytes as hashing the parts one by one, in one update (each update crosses into native code).
+  let text = `${can(actor, 'edit_shop_products') ? 'stock-visible|' : 'stock-hidden|'}${total}`;
+  for (const key of keys) text += `|${key.id}:${key.status}:${key.fingerprint}`;
+  return createHash('sha1').update(text).digest('base64url');
 }
