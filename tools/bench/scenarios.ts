@@ -49,7 +49,7 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
       // Product reads rotate over 200 products (10 pages of 20; 200 single ids), never one hot record.
       { name: 'GET /shop/v1/shop_product?per_page=20 (guest, 10 pages)', url: base, paths: productPages },
       { name: 'GET /shop/v1/shop_product/<id> (guest, 200 ids)', url: base, paths: productPaths },
-      // Signed-in reads skip the response cache: the full path (keys, documents, mapping, serialization).
+      // Signed-in reads take the validated cache (catalog checks the page's fingerprint on every request), not the guest response cache.
       { name: 'GET /shop/v1/shop_product?per_page=20 (signed-in, 10 pages)', url: base, paths: productPages, headers: session },
       { name: 'GET /shop/v1/shop_product/<id> (signed-in, 200 ids)', url: base, paths: productPaths, headers: session },
       // Every product in turn, more than the response cache holds (RESPONSE_CACHE_ENTRIES, 500): the uncached path.
