@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
 
 const T = { checkouts: '"cart"."checkouts"', steps: '"cart"."checkout_steps"' };
@@ -148,6 +149,28 @@ export async function findCheckoutByOrder(em: EntityManager, orderId: number): P
 /** Remembers the draft order a cart was snapshotted onto (payment intents). */
 export async function touchCheckoutCart(em: EntityManager, cartId: string, draftOrderId: number, now: Date): Promise<void> {
   await em.execute(`update "cart"."carts" set draft_order_id = ?, updated_at = ? where id = ?`, [draftOrderId, now, cartId]);
+}
+
+/**
+ * order_paid with no transaction: whether a place checkout of the order still
+ * waits on its action step. When none does, the same statement records the
+ * event (`consumer`, `eventId`) in the inbox: there is nothing to complete, and
+ * a redelivery finds the event handled. When one does, nothing is recorded
+ * (the consumer's transaction completes it).
+ */
+export async function recordIfNoActionCheckout(reader: Reader, orderId: number, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+  const rows = await reader.query<{ waiting: boolean }>(
+    `with waiting as (
+       select 1 from ${T.checkouts} where order_id = ? and kind = 'place' and status = 'action' limit 1
+     ),
+     handled as (
+       insert into "cart"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
+       where not exists (select 1 from waiting) on conflict do nothing
+     )
+     select exists (select 1 from waiting) as waiting`,
+    [orderId, inbox.consumer, inbox.eventId],
+  );
+  return rows[0]?.waiting === false;
 }
 
 /** The place checkout of an order still waiting on its action step, marked succeeded; null otherwise. */
