@@ -51,9 +51,13 @@ export async function findCheckoutByKey(em: EntityManager, key: string): Promise
 const APPEND_STEP = `insert into ${T.steps} (checkout_id, seq, step, note, at)
   select saga.id, (select coalesce(max(seq), 0) + 1 from ${T.steps} where checkout_id = saga.id), ?, ?, ? from saga`;
 
+// The saga's own statements (insert, steps, finish) are single autocommit
+// statements run on every placement: they go through the Reader's prepared
+// statements, so neither side formats or plans them again per call.
+
 /** Inserts the saga row with its first log entry (one statement); false when the key exists (a twin request). */
-export async function insertCheckout(em: EntityManager, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
-  const rows = await em.execute(
+export async function insertCheckout(reader: Reader, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
+  const rows = await reader.query(
     `with saga as (
        insert into ${T.checkouts} (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step,
          payment_method, order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
@@ -67,13 +71,13 @@ export async function insertCheckout(em: EntityManager, c: CheckoutRecord, locke
 
 /** Records the next step in the saga log before it runs (and whatever the saga learned so far), in one statement. */
 export async function recordStep(
-  em: EntityManager,
+  reader: Reader,
   id: string,
   step: string,
   now: Date,
   changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string; releaseLease?: boolean } = {},
 ): Promise<void> {
-  await em.execute(
+  await reader.query(
     `with saga as (
        update ${T.checkouts} set step = ?, updated_at = ?,
          order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
@@ -91,7 +95,7 @@ export async function recordStep(
  * revision moved); `bump` gives it a new revision.
  */
 export async function finishCheckout(
-  em: EntityManager,
+  reader: Reader,
   id: string,
   status: CheckoutStatus,
   outcome: Record<string, unknown>,
@@ -112,7 +116,7 @@ export async function finishCheckout(
     main = `update "cart"."carts" set updated_at = ?, revision = revision + 1 where id = ?`;
     params.push(now, cart.id);
   }
-  await em.execute(`with ${ctes.join(', ')} ${main}`, params);
+  await reader.query(`with ${ctes.join(', ')} ${main}`, params);
 }
 
 /** Moves an expired idempotency key aside so the same key may start a new checkout. */

@@ -118,7 +118,7 @@ export class PlaceOrder {
     };
     const now = this.deps.now();
     const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
-    const inserted = await insertCheckout(this.deps.db.em(), checkout, lease, now);
+    const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
       const twin = await this.previous(key, input.requestHash);
       return { result: await this.replay(twin!), replayed: true, session };
