@@ -43,8 +43,9 @@ function toRecord(r: Row | undefined): CheckoutRecord | null {
   };
 }
 
-export async function findCheckoutByKey(em: EntityManager, key: string): Promise<CheckoutRecord | null> {
-  return toRecord((await em.execute<Row[]>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
+/** The checkout of a key (every placement looks first: a prepared read on the Reader). */
+export async function findCheckoutByKey(reader: Reader, key: string): Promise<CheckoutRecord | null> {
+  return toRecord((await reader.query<Row>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
 }
 
 /** The next log entry of a saga, as a statement reading the saga id from the CTE `saga`. */
