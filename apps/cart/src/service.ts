@@ -3,7 +3,7 @@ import { cart } from '@storefront/proto/cart';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';
 import { createCartDomain } from './domain';
-import { orderPaidConsumer } from './events/order-paid';
+import { orderPaidConsumer, orderPaidShortcut } from './events/order-paid';
 import { onPricingDataChanged } from './events/pricing-data-changed';
 import { cartHandlers } from './grpc/cart.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
@@ -50,7 +50,9 @@ export const cartService = defineService({
     ctx.addGrpcService(cart.CartServiceService, cartHandlers(domain));
     ctx.addGrpcService(cart.CheckoutServiceService, checkoutHandlers(domain));
 
-    ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger));
+    ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger), {
+      shortcut: orderPaidShortcut(domain),
+    });
 
     const unsubscribe = onPricingDataChanged(ctx.transport, (what) => {
       if (what === 'settings') settings.invalidate();

@@ -11,7 +11,7 @@ import { authHandlers } from './grpc/auth.handlers';
 import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
-import { onOrderCancelled, onOrderPaid, onOrderRefunded } from './events/order-stats';
+import { onOrderCancelled, onOrderPaid, onOrderRefunded, orderPaidShortcut } from './events/order-stats';
 import { onDownloadCompleted } from './events/download-completed';
 
 // Development-only fallback; production must configure its own pepper.
@@ -35,7 +35,7 @@ export const customersService = defineService({
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
     ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain));
     ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain));
-    ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger));
+    ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger), { shortcut: orderPaidShortcut });
     ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
     ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());

@@ -8,7 +8,7 @@ import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';
 import { TemplateStore } from './domain/email/templates';
-import { onActivityLogged } from './events/activity';
+import { activityLoggedShortcut, onActivityLogged } from './events/activity';
 import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
 import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
@@ -45,7 +45,9 @@ export const notificationsService = defineService({
     ctx.consume('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
     ctx.consume('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
     for (const source of ACTIVITY_SOURCES) {
-      ctx.consume(`notifications.activity_${source}`, activityLogged(source), onActivityLogged(domain, source));
+      ctx.consume(`notifications.activity_${source}`, activityLogged(source), onActivityLogged(domain, source), {
+        shortcut: activityLoggedShortcut(domain, source),
+      });
     }
 
     const sweep = retentionSweep(domain, config.LOG_RETENTION_SWEEP_SECONDS, logger);

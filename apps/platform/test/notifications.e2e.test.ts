@@ -274,4 +274,14 @@ describe('/logs', () => {
     });
     expect(catalogLogs.map((l) => l.message)).toEqual(['recorded']);
   });
+
+  it('records an activity event once, however often it is delivered', async () => {
+    const entry = { status: 'info', source: 'cart', message: 'delivered twice', contextJson: '{"order_id": 4242}', customerId: 0, orderId: 4242 };
+    const id = await publishEvent(events, activityLogged('cart'), entry);
+    await publishEvent(events, activityLogged('cart'), entry, id);
+    // A later event of the same consumer: once it is in, the redelivery before it was handled too.
+    await publishEvent(events, activityLogged('cart'), { ...entry, message: 'after', orderId: 4243, contextJson: '{"order_id": 4243}' });
+    await until(async () => (await admin.get('/shop/v1/logs?order_id=4243')).body.length === 1);
+    expect((await admin.get('/shop/v1/logs?order_id=4242')).body.map((l: any) => l.message)).toEqual(['delivered twice']);
+  });
 });

@@ -1,8 +1,8 @@
-import type { EventHandler } from '@storefront/events';
+import type { EventHandler, EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { CartDomain } from '../domain';
-import { onOrderPaid } from '../domain/checkout/action-completed';
+import { nothingWaitsOnOrder, onOrderPaid } from '../domain/checkout/action-completed';
 
 /** orders.order_paid -> a checkout that waited on an action step is complete: empty its cart (once). */
 export function orderPaidConsumer(domain: CartDomain, logger: Logger): EventHandler<orders.OrderPaid> {
@@ -10,4 +10,9 @@ export function orderPaidConsumer(domain: CartDomain, logger: Logger): EventHand
     const cleared = await onOrderPaid(domain.deps, em, envelope.payload.orderId);
     if (cleared) logger.info({ orderId: envelope.payload.orderId, eventId: envelope.id }, 'cart emptied after the action step');
   };
+}
+
+/** A paid order no checkout waits on (no action step) needs one statement and no transaction. */
+export function orderPaidShortcut(domain: CartDomain): EventShortcut<orders.OrderPaid> {
+  return (envelope, consumer) => nothingWaitsOnOrder(domain.deps, envelope.payload.orderId, { consumer, eventId: envelope.id });
 }

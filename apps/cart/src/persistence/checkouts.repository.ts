@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
 
 const T = { checkouts: '"cart"."checkouts"', steps: '"cart"."checkout_steps"' };
@@ -42,17 +43,22 @@ function toRecord(r: Row | undefined): CheckoutRecord | null {
   };
 }
 
-export async function findCheckoutByKey(em: EntityManager, key: string): Promise<CheckoutRecord | null> {
-  return toRecord((await em.execute<Row[]>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
+/** The checkout of a key (every placement looks first: a prepared read on the Reader). */
+export async function findCheckoutByKey(reader: Reader, key: string): Promise<CheckoutRecord | null> {
+  return toRecord((await reader.query<Row>(`select * from ${T.checkouts} where checkout_key = ?`, [key]))[0]);
 }
 
 /** The next log entry of a saga, as a statement reading the saga id from the CTE `saga`. */
 const APPEND_STEP = `insert into ${T.steps} (checkout_id, seq, step, note, at)
   select saga.id, (select coalesce(max(seq), 0) + 1 from ${T.steps} where checkout_id = saga.id), ?, ?, ? from saga`;
 
+// The saga's own statements (insert, steps, finish) are single autocommit
+// statements run on every placement: they go through the Reader's prepared
+// statements, so neither side formats or plans them again per call.
+
 /** Inserts the saga row with its first log entry (one statement); false when the key exists (a twin request). */
-export async function insertCheckout(em: EntityManager, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
-  const rows = await em.execute(
+export async function insertCheckout(reader: Reader, c: CheckoutRecord, lockedUntil: Date, now: Date): Promise<boolean> {
+  const rows = await reader.query(
     `with saga as (
        insert into ${T.checkouts} (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step,
          payment_method, order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
@@ -66,13 +72,13 @@ export async function insertCheckout(em: EntityManager, c: CheckoutRecord, locke
 
 /** Records the next step in the saga log before it runs (and whatever the saga learned so far), in one statement. */
 export async function recordStep(
-  em: EntityManager,
+  reader: Reader,
   id: string,
   step: string,
   now: Date,
   changes: { orderId?: number; orderKey?: string; plan?: CheckoutPlan; note?: string; releaseLease?: boolean } = {},
 ): Promise<void> {
-  await em.execute(
+  await reader.query(
     `with saga as (
        update ${T.checkouts} set step = ?, updated_at = ?,
          order_id = coalesce(?, order_id), order_key = coalesce(?, order_key), plan = coalesce(?::jsonb, plan)
@@ -90,7 +96,7 @@ export async function recordStep(
  * revision moved); `bump` gives it a new revision.
  */
 export async function finishCheckout(
-  em: EntityManager,
+  reader: Reader,
   id: string,
   status: CheckoutStatus,
   outcome: Record<string, unknown>,
@@ -111,7 +117,7 @@ export async function finishCheckout(
     main = `update "cart"."carts" set updated_at = ?, revision = revision + 1 where id = ?`;
     params.push(now, cart.id);
   }
-  await em.execute(`with ${ctes.join(', ')} ${main}`, params);
+  await reader.query(`with ${ctes.join(', ')} ${main}`, params);
 }
 
 /** Moves an expired idempotency key aside so the same key may start a new checkout. */
@@ -148,6 +154,28 @@ export async function findCheckoutByOrder(em: EntityManager, orderId: number): P
 /** Remembers the draft order a cart was snapshotted onto (payment intents). */
 export async function touchCheckoutCart(em: EntityManager, cartId: string, draftOrderId: number, now: Date): Promise<void> {
   await em.execute(`update "cart"."carts" set draft_order_id = ?, updated_at = ? where id = ?`, [draftOrderId, now, cartId]);
+}
+
+/**
+ * order_paid with no transaction: whether a place checkout of the order still
+ * waits on its action step. When none does, the same statement records the
+ * event (`consumer`, `eventId`) in the inbox: there is nothing to complete, and
+ * a redelivery finds the event handled. When one does, nothing is recorded
+ * (the consumer's transaction completes it).
+ */
+export async function recordIfNoActionCheckout(reader: Reader, orderId: number, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+  const rows = await reader.query<{ waiting: boolean }>(
+    `with waiting as (
+       select 1 from ${T.checkouts} where order_id = ? and kind = 'place' and status = 'action' limit 1
+     ),
+     handled as (
+       insert into "cart"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
+       where not exists (select 1 from waiting) on conflict do nothing
+     )
+     select exists (select 1 from waiting) as waiting`,
+    [orderId, inbox.consumer, inbox.eventId],
+  );
+  return rows[0]?.waiting === false;
 }
 
 /** The place checkout of an order still waiting on its action step, marked succeeded; null otherwise. */

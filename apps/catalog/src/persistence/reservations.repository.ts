@@ -172,6 +172,12 @@ export async function lockExpiredReservations(em: EntityManager, now: Date, limi
  * (`consumer`, `eventId`) is recorded in the inbox by the same statement, so
  * a redelivery after a later change of the reservation (a cancellation) finds
  * it handled. One autocommit statement instead of an inbox transaction.
+ *
+ * The saga's CommitReservation often runs at the same moment: `u` then waits
+ * for its row lock and finds the reservation no longer active. The status is
+ * read `for share` so that it too waits and reads the row as that commit left
+ * it (a plain read would see the statement's snapshot, still active, and send
+ * the event down the slow path for nothing).
  */
 export async function commitAndRecordHandled(
   reader: Reader,
@@ -185,7 +191,7 @@ export async function commitAndRecordHandled(
      ),
      c as (
        select exists (select 1 from u)
-         or exists (select 1 from ${T.reservations} where id = ? and status = 'committed') as committed
+         or coalesce((select status from ${T.reservations} where id = ? for share) = 'committed', false) as committed
      ),
      i as (insert into "catalog"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
            where (select committed from c) on conflict do nothing)

@@ -11,8 +11,12 @@ import { addOrderStats } from '../persistence/order-stats.repository';
  * Each event is applied once: the consumer's inbox drops redeliveries.
  */
 export const OrderStats = {
+  /** Whether a customer's orders count at all (a guest's never do). */
+  counts(customerId: number): boolean {
+    return customerId > 0;
+  },
   async paid(em: EntityManager, customerId: number, total: string): Promise<void> {
-    if (customerId > 0) await addOrderStats(em, customerId, 1, amount(total));
+    if (OrderStats.counts(customerId)) await addOrderStats(em, customerId, 1, amount(total));
   },
   async cancelled(em: EntityManager, customerId: number, wasPaid: boolean, total: string): Promise<void> {
     if (customerId > 0 && wasPaid) await addOrderStats(em, customerId, -1, negate(total));

@@ -1,4 +1,4 @@
-import type { EventHandler } from '@storefront/events';
+import type { EventHandler, EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import { OrderStats } from '../domain/order-stats';
@@ -11,6 +11,12 @@ export function onOrderPaid(logger: Logger): EventHandler<orders.OrderPaid> {
     logger.debug({ orderId, eventId: envelope.id }, 'order_paid counted');
   };
 }
+
+/**
+ * A guest's order (customer 0) counts nowhere (OrderStats): its order_paid
+ * needs nothing, whatever is redelivered, so it skips the inbox transaction.
+ */
+export const orderPaidShortcut: EventShortcut<orders.OrderPaid> = async (envelope) => !OrderStats.counts(envelope.payload.customerId);
 
 /** orders.order_cancelled of a paid order -> take it back from the stats. */
 export function onOrderCancelled(logger: Logger): EventHandler<orders.OrderCancelled> {

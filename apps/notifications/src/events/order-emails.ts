@@ -24,8 +24,10 @@ export function onOrderPlaced(domain: NotificationsDomain): EventHandler<orders.
       payment_method: o.paymentMethod,
       order_url: orderUrl(domain, Number(o.orderId)),
     };
-    if (o.billingEmail) await domain.emails.send(em, 'order_received', o.billingEmail, vars);
-    await domain.emails.send(em, 'admin_new_order', domain.deps.config.SHOP_ADMIN_EMAIL, vars);
+    await domain.emails.sendAll(em, [
+      ...(o.billingEmail ? [{ type: 'order_received' as const, to: o.billingEmail, vars }] : []),
+      { type: 'admin_new_order' as const, to: domain.deps.config.SHOP_ADMIN_EMAIL, vars },
+    ]);
   };
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reader } from '@storefront/persistence';
 import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from './activity-records';
 
 const T = '"notifications"."activity_logs"';
@@ -34,6 +35,41 @@ export async function insertActivityLogIfEnabled(
      select ?, ?, ?, ?::jsonb, ?, ?
      where coalesce((select ("value"->>'enabled')::boolean from "notifications"."settings" where "key" = ?), true)`,
     [entry.status, entry.source, entry.message, JSON.stringify(entry.context), entry.customerId, entry.orderId, settingsKey],
+  );
+}
+
+/**
+ * The same insert outside any transaction, recording the event (`consumer`,
+ * `eventId`) in the inbox in the same statement: the entry is written only by
+ * the statement that records the event, so a redelivery (or a concurrent
+ * duplicate, which waits on the first one's inbox row) writes nothing. One
+ * autocommit statement instead of an inbox transaction of four.
+ */
+export async function insertActivityLogOnce(
+  reader: Reader,
+  settingsKey: string,
+  entry: Omit<ActivityLogEntry, 'id' | 'createdAt'>,
+  inbox: { consumer: string; eventId: string },
+): Promise<void> {
+  await reader.query(
+    `with handled as (
+       insert into "notifications"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
+       on conflict do nothing returning 1
+     )
+     insert into ${T} ("status", "source", "message", "context", "customer_id", "order_id")
+     select ?, ?, ?, ?::jsonb, ?, ? from handled
+     where coalesce((select ("value"->>'enabled')::boolean from "notifications"."settings" where "key" = ?), true)`,
+    [
+      inbox.consumer,
+      inbox.eventId,
+      entry.status,
+      entry.source,
+      entry.message,
+      JSON.stringify(entry.context),
+      entry.customerId,
+      entry.orderId,
+      settingsKey,
+    ],
   );
 }
 

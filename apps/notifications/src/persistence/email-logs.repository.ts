@@ -22,16 +22,19 @@ function toEntry(row: Row): EmailLogEntry {
   };
 }
 
-export async function insertEmailLog(
+/** Inserts log entries in one statement; returns them in the given order. */
+export async function insertEmailLogs(
   em: EntityManager,
-  entry: Omit<EmailLogEntry, 'id' | 'createdAt'>,
-): Promise<EmailLogEntry> {
-  const [row] = await em.execute<Row[]>(
+  entries: ReadonlyArray<Omit<EmailLogEntry, 'id' | 'createdAt'>>,
+): Promise<EmailLogEntry[]> {
+  if (!entries.length) return [];
+  const rows = await em.execute<Row[]>(
     `insert into ${T} ("type", "to", "subject", "body", "html", "status", "error", "resent_from", "sent_at")
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
-    [entry.type, entry.to, entry.subject, entry.body, entry.html, entry.status, entry.error, entry.resentFrom, entry.sentAt],
+     values ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning *`,
+    entries.flatMap((e) => [e.type, e.to, e.subject, e.body, e.html, e.status, e.error, e.resentFrom, e.sentAt]),
   );
-  return toEntry(row);
+  // Ids follow the order of the values list (one sequence, one statement).
+  return rows.map(toEntry).sort((a, b) => a.id - b.id);
 }
 
 export async function listEmailLogs(em: EntityManager, q: EmailLogQuery): Promise<{ entries: EmailLogEntry[]; total: number }> {

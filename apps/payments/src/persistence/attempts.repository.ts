@@ -61,16 +61,36 @@ const toRecord = (r: Row): AttemptRecord => ({
   createdAt: new Date(r.created_at),
 });
 
-/** Inserts a `processing` attempt; false when its idempotency key already exists. */
-export async function insertAttempt(em: EntityManager, a: AttemptRecord): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into "payments"."payment_attempts" ("id", "order_id", "gateway_id", "amount_minor", "currency", "outcome",
+/**
+ * Inserts a `processing` attempt; `claimed` false when its idempotency key
+ * already exists. With `failureWindow`, the same statement (one round trip) also reads the
+ * failures of that IP's current window (as currentFailures does), which the
+ * card-testing defence decides on once the key is claimed.
+ */
+export async function insertAttemptReadingFailures(
+  em: EntityManager,
+  a: AttemptRecord,
+  failureWindow?: { clientIp: string; windowSeconds: number },
+): Promise<{ claimed: boolean; failures: number; resetsIn: number }> {
+  const insert = `insert into "payments"."payment_attempts" ("id", "order_id", "gateway_id", "amount_minor", "currency", "outcome",
        "idempotency_key", "fingerprint", "customer_id", "client_ip", "created_at", "updated_at")
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict ("idempotency_key") do nothing returning "id"`,
-    [a.id, a.orderId, a.gatewayId, a.amountMinor, a.currency, a.outcome, a.idempotencyKey, a.fingerprint, a.customerId, a.clientIp, a.createdAt, a.createdAt],
+     on conflict ("idempotency_key") do nothing returning "id"`;
+  const values = [a.id, a.orderId, a.gatewayId, a.amountMinor, a.currency, a.outcome, a.idempotencyKey, a.fingerprint, a.customerId, a.clientIp, a.createdAt, a.createdAt];
+  if (!failureWindow) {
+    const rows = await em.execute<{ id: string }[]>(insert, values);
+    return { claimed: rows.length === 1, failures: 0, resetsIn: 0 };
+  }
+  const { clientIp, windowSeconds } = failureWindow;
+  const [row] = await em.execute<{ claimed: boolean; failures: number | null; resets_in: string | null }[]>(
+    `with claimed as (${insert})
+     select exists (select 1 from claimed) as "claimed", w."failures",
+       extract(epoch from (w."window_start" + make_interval(secs => ?) - now())) as "resets_in"
+     from (select 1) as one
+     left join "payments"."failure_windows" w on w."client_ip" = ? and w."window_start" > now() - make_interval(secs => ?)`,
+    [...values, windowSeconds, clientIp, windowSeconds],
   );
-  return rows.length === 1;
+  return { claimed: row.claimed === true, failures: Number(row.failures ?? 0), resetsIn: row.failures == null ? 0 : Number(row.resets_in) };
 }
 
 export async function finishAttempt(

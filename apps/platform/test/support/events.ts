@@ -15,13 +15,17 @@ export async function connectStackEvents(stack: Platform, name: string): Promise
   });
 }
 
-/** Publishes one event as its producer's outbox relay would (same subject, headers and encoding). */
-export async function publishEvent<T>(transport: EventTransport, event: EventType<T>, payload: T): Promise<string> {
-  const id = randomUUID();
+/**
+ * Publishes one event as its producer's outbox relay would (same subject, headers and encoding).
+ * With `id` (an event published before), it is delivered again under a fresh broker message id,
+ * as a replay or a crash between publish and delete does: only the consumers' inboxes stop it.
+ */
+export async function publishEvent<T>(transport: EventTransport, event: EventType<T>, payload: T, id?: string): Promise<string> {
+  const eventId = id ?? randomUUID();
   await transport.publish({
     subject: transport.subjectFor(event.subject),
     data: event.codec.encode(payload).finish(),
-    headers: envelopeHeaders({ id, type: event.type, occurredAt: new Date() }),
+    headers: { ...envelopeHeaders({ id: eventId, type: event.type, occurredAt: new Date() }), 'Nats-Msg-Id': randomUUID() },
   });
-  return id;
+  return eventId;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clearPlacedCart } from '../../persistence/carts.repository';
-import { completeActionCheckout } from '../../persistence/checkouts.repository';
+import { completeActionCheckout, recordIfNoActionCheckout } from '../../persistence/checkouts.repository';
 import type { CartDeps } from '../deps';
 
 /**
@@ -11,4 +11,14 @@ export async function onOrderPaid(deps: CartDeps, em: EntityManager, orderId: nu
   const checkout = await completeActionCheckout(em, orderId, deps.now());
   if (!checkout?.cartId) return false;
   return clearPlacedCart(em, checkout.cartId, checkout.cartRevision, deps.now());
+}
+
+/**
+ * order_paid's shortcut (no inbox transaction): most paid orders had no
+ * action step, so no checkout waits on them; one statement finds that and
+ * records the event as handled. False when a checkout waits (onOrderPaid runs
+ * in the consumer's transaction).
+ */
+export function nothingWaitsOnOrder(deps: CartDeps, orderId: number, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+  return recordIfNoActionCheckout(deps.db.reader, orderId, inbox);
 }

@@ -98,7 +98,7 @@ export class OrderPayments {
     };
     const now = this.deps.now();
     const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
-    const inserted = await insertCheckout(this.deps.db.em(), checkout, lease, now);
+    const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
       const twin = await this.place.previous(checkout.checkoutKey, input.requestHash);
       return { result: await this.place.replay(twin!), replayed: true };

@@ -118,7 +118,7 @@ export class PlaceOrder {
     };
     const now = this.deps.now();
     const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
-    const inserted = await insertCheckout(this.deps.db.em(), checkout, lease, now);
+    const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
       const twin = await this.previous(key, input.requestHash);
       return { result: await this.replay(twin!), replayed: true, session };
@@ -128,11 +128,10 @@ export class PlaceOrder {
 
   /** The earlier checkout of this key within 24 h (422 when the body differs); older keys are retired. */
   async previous(key: string, requestHash: string): Promise<CheckoutRecord | null> {
-    const em = this.deps.db.em();
-    const found = await findCheckoutByKey(em, key);
+    const found = await findCheckoutByKey(this.deps.db.reader, key);
     if (!found) return null;
     if (this.deps.now().getTime() - found.createdAt.getTime() > DAY_MS && found.status !== 'open') {
-      await retireCheckoutKey(em, found.id);
+      await retireCheckoutKey(this.deps.db.em(), found.id);
       return null;
     }
     if (found.requestHash !== requestHash) {
@@ -164,7 +163,7 @@ export class PlaceOrder {
     const deadline = Date.now() + 30_000;
     while (current && current.status === 'open' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      current = await findCheckoutByKey(this.deps.db.em(), c.checkoutKey);
+      current = await findCheckoutByKey(this.deps.db.reader, c.checkoutKey);
     }
     return unwrap(current?.outcome as SagaResult | null);
   }

@@ -25,7 +25,7 @@ export class CheckoutSaga {
   /** Logs the next step (one statement: the saga row and its log entry). */
   private async step(c: CheckoutRecord, step: string, changes: NonNullable<Parameters<typeof recordStep>[4]> = {}) {
     c.step = step;
-    await recordStep(this.deps.db.em(), c.id, step, this.deps.now(), changes);
+    await recordStep(this.deps.db.reader, c.id, step, this.deps.now(), changes);
   }
 
   /**
@@ -36,7 +36,7 @@ export class CheckoutSaga {
   private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
     const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
     const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange } : undefined;
-    await finishCheckout(this.deps.db.em(), c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
+    await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
     c.status = status;
     c.outcome = outcome;
     return outcome;

@@ -3,6 +3,7 @@ import type { common } from '@storefront/proto';
 import {
   deleteActivityLogs,
   insertActivityLogIfEnabled,
+  insertActivityLogOnce,
   listActivityLogs,
   purgeActivityLogs,
 } from '../../persistence/activity-logs.repository';
@@ -20,16 +21,17 @@ export class ActivityLog {
 
   /** Records one published entry (inside the consumer's transaction); nothing when logging is off. */
   async record(em: EntityManager, entry: common.ActivityLogged, fallbackSource: string): Promise<void> {
-    const status: LogStatus = (LOG_STATUSES as readonly string[]).includes(entry.status) ? (entry.status as LogStatus) : 'info';
     // Logging off (settings.enabled false, DEFAULT_LOG_SETTINGS when unset) is checked by the insert itself.
-    await insertActivityLogIfEnabled(em, SETTINGS_KEY, {
-      status,
-      source: (entry.source || fallbackSource).slice(0, 50),
-      message: scrubText(entry.message),
-      context: parseContext(entry.contextJson),
-      customerId: Number(entry.customerId) || 0,
-      orderId: Number(entry.orderId) || 0,
-    });
+    await insertActivityLogIfEnabled(em, SETTINGS_KEY, toEntry(entry, fallbackSource));
+  }
+
+  /**
+   * Records one published entry with no transaction: the statement that writes
+   * it also records the event in the consumer's inbox (`inbox`), so a
+   * redelivered event writes nothing. Nothing when logging is off.
+   */
+  async recordOnce(entry: common.ActivityLogged, fallbackSource: string, inbox: { consumer: string; eventId: string }): Promise<void> {
+    await insertActivityLogOnce(this.deps.db.reader, SETTINGS_KEY, toEntry(entry, fallbackSource), inbox);
   }
 
   list(q: ActivityLogQuery): Promise<{ entries: ActivityLogEntry[]; total: number }> {
@@ -55,4 +57,17 @@ export class ActivityLog {
     const { retentionDays } = await readSetting(em, SETTINGS_KEY, DEFAULT_LOG_SETTINGS);
     return purgeActivityLogs(em, retentionDays, this.deps.now());
   }
+}
+
+/** A published entry as stored: a known status (else info), its source, PII scrubbed. */
+function toEntry(entry: common.ActivityLogged, fallbackSource: string) {
+  const status: LogStatus = (LOG_STATUSES as readonly string[]).includes(entry.status) ? (entry.status as LogStatus) : 'info';
+  return {
+    status,
+    source: (entry.source || fallbackSource).slice(0, 50),
+    message: scrubText(entry.message),
+    context: parseContext(entry.contextJson),
+    customerId: Number(entry.customerId) || 0,
+    orderId: Number(entry.orderId) || 0,
+  };
 }

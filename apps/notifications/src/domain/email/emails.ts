@@ -4,7 +4,7 @@ import { activityLogged } from '@storefront/domain-events';
 import {
   deleteEmailLog,
   findEmailLog,
-  insertEmailLog,
+  insertEmailLogs,
   listEmailLogs,
   purgeEmailLogs,
 } from '../../persistence/email-logs.repository';
@@ -36,45 +36,69 @@ export class Emails {
 
   /** Renders `type` for `to` and sends it, logging the outcome in `em`'s transaction. */
   async send(em: EntityManager, type: EmailType, to: string, vars: Record<string, string>): Promise<EmailLogEntry> {
-    const { config } = this.deps;
-    const rendered = renderTemplate(this.deps.templates.load(type), {
-      store_name: config.SHOP_STORE_NAME,
-      site_url: config.SHOP_SITE_URL,
-      ...vars,
-    });
-    return this.deliver(em, { type, to, subject: rendered.subject, text: rendered.text, html: rendered.html }, 0);
+    const [entry] = await this.sendAll(em, [{ type, to, vars }]);
+    return entry!;
   }
 
-  private async deliver(em: EntityManager, message: OutgoingEmail, resentFrom: number): Promise<EmailLogEntry> {
-    let error = '';
-    try {
-      await this.deps.mailer.send(message);
-    } catch (err) {
-      error = (err instanceof Error ? err.message : String(err)).slice(0, 2000) || 'Unknown mail error';
-      this.deps.logger.warn({ type: message.type, err: scrubText(error) }, 'email send failed');
-    }
-    const entry = await insertEmailLog(em, {
-      type: message.type,
-      to: message.to,
-      subject: message.subject,
-      body: message.text,
-      html: message.html,
-      status: error ? 'failed' : 'sent',
-      error,
-      resentFrom,
-      sentAt: error ? null : this.deps.now(),
+  /**
+   * Renders and sends several emails (one event's), one after the other,
+   * logging every outcome in one statement of `em`'s transaction.
+   */
+  async sendAll(em: EntityManager, emails: ReadonlyArray<{ type: EmailType; to: string; vars: Record<string, string> }>): Promise<EmailLogEntry[]> {
+    const { config } = this.deps;
+    const messages = emails.map(({ type, to, vars }): OutgoingEmail => {
+      const rendered = renderTemplate(this.deps.templates.load(type), {
+        store_name: config.SHOP_STORE_NAME,
+        site_url: config.SHOP_SITE_URL,
+        ...vars,
+      });
+      return { type, to, subject: rendered.subject, text: rendered.text, html: rendered.html };
     });
-    if (error) {
+    return this.deliver(em, messages, 0);
+  }
+
+  private async deliver(em: EntityManager, messages: readonly OutgoingEmail[], resentFrom: number): Promise<EmailLogEntry[]> {
+    const errors: string[] = [];
+    for (const message of messages) errors.push(await this.trySend(message));
+    const entries = await insertEmailLogs(
+      em,
+      messages.map((message, i) => ({
+        type: message.type,
+        to: message.to,
+        subject: message.subject,
+        body: message.text,
+        html: message.html,
+        status: errors[i] ? ('failed' as const) : ('sent' as const),
+        error: errors[i]!,
+        resentFrom,
+        sentAt: errors[i] ? null : this.deps.now(),
+      })),
+    );
+    entries.forEach((entry, i) => {
+      const error = errors[i];
+      if (!error) return;
       recordEvent(em, activityLogged('notifications'), {
         status: 'error',
         source: 'notifications',
-        message: `Email "${message.type}" could not be sent.`,
-        contextJson: JSON.stringify({ email_log_id: entry.id, type: message.type, error: scrubText(error) }),
+        message: `Email "${entry.type}" could not be sent.`,
+        contextJson: JSON.stringify({ email_log_id: entry.id, type: entry.type, error: scrubText(error) }),
         customerId: 0,
         orderId: 0,
       });
+    });
+    return entries;
+  }
+
+  /** Sends one message; '' when the server accepted it, else its error (logged, never thrown). */
+  private async trySend(message: OutgoingEmail): Promise<string> {
+    try {
+      await this.deps.mailer.send(message);
+      return '';
+    } catch (err) {
+      const error = (err instanceof Error ? err.message : String(err)).slice(0, 2000) || 'Unknown mail error';
+      this.deps.logger.warn({ type: message.type, err: scrubText(error) }, 'email send failed');
+      return error;
     }
-    return entry;
   }
 
   list(q: EmailLogQuery) {
@@ -97,13 +121,14 @@ export class Emails {
   async resend(id: number): Promise<EmailLogEntry> {
     const original = await this.get(id);
     if (!isEmailType(original.type)) throw notResendable(original.type);
-    return this.deps.db.em().transactional((em) =>
+    const [entry] = await this.deps.db.em().transactional((em) =>
       this.deliver(
         em,
-        { type: original.type, to: original.to, subject: original.subject, text: original.body, html: original.html },
+        [{ type: original.type, to: original.to, subject: original.subject, text: original.body, html: original.html }],
         original.id,
       ),
     );
+    return entry!;
   }
 
   resendableTypes(): { type: string; label: string }[] {

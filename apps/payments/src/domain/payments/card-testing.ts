@@ -21,9 +21,19 @@ export class CardTestingDefence {
 
   /** 429 shop_rate_limited (data.retry_after) when the IP used up its failures. */
   async check(clientIp: string): Promise<void> {
-    if (!clientIp || this.limit === 0) return;
-    const { failures, resetsIn } = await currentFailures(this.deps.db.em(), clientIp, this.window);
-    if (failures >= this.limit) {
+    const window = this.windowOf(clientIp);
+    if (!window) return;
+    this.refuseOver(await currentFailures(this.deps.db.em(), window.clientIp, window.windowSeconds));
+  }
+
+  /** The window a caller reads for `check`'s decision (refuseOver) itself; none when the IP is not limited. */
+  windowOf(clientIp: string): { clientIp: string; windowSeconds: number } | undefined {
+    return clientIp && this.limit !== 0 ? { clientIp, windowSeconds: this.window } : undefined;
+  }
+
+  /** `check` on failures read by the caller (from windowOf's window). */
+  refuseOver({ failures, resetsIn }: { failures: number; resetsIn: number }): void {
+    if (this.limit !== 0 && failures >= this.limit) {
       throw tooManyRequests(
         'shop_rate_limited',
         'Too many declined payment attempts. Please try again later.',

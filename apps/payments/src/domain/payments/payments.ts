@@ -7,7 +7,7 @@ import {
   attemptByKey,
   deleteAttempt,
   finishAttempt,
-  insertAttempt,
+  insertAttemptReadingFailures,
   paidAttemptOfOrder,
   type AttemptRecord,
 } from '../../persistence/attempts.repository';
@@ -141,19 +141,21 @@ export class Payments {
       clientSecret: '',
       createdAt: now,
     };
-    let claimed = await insertAttempt(this.deps.db.em(), attempt);
-    for (let tries = 0; !claimed && tries < 3; tries++) {
+    // The claim also reads the IP's failure window (one statement), for the rate limit below.
+    const window = this.defence.windowOf(clientIp);
+    let claim = await insertAttemptReadingFailures(this.deps.db.em(), attempt, window);
+    for (let tries = 0; !claim.claimed && tries < 3; tries++) {
       // The key was used before, or another request with it is running: that attempt's answer.
       const previous = await attemptByKey(this.deps.db.em(), key);
       // Recovery (settle_by_key) has no payload to compare: the attempt under the key decides.
       if (previous) return this.replay(previous, fingerprint, !input.settleByKey, view);
       // The attempt that held the key was refused (rate limit) and removed meanwhile: claim the key again.
-      claimed = await insertAttempt(this.deps.db.em(), attempt);
+      claim = await insertAttemptReadingFailures(this.deps.db.em(), attempt, window);
     }
-    if (!claimed) throw paymentInProgress();
+    if (!claim.claimed) throw paymentInProgress();
     // Rate limiting after the key is claimed, so a replay is never refused; a refused attempt leaves no row.
     try {
-      await this.defence.check(clientIp);
+      this.defence.refuseOver(claim);
     } catch (err) {
       await deleteAttempt(this.deps.db.em(), attempt.id);
       throw err;
