@@ -29,5 +29,8 @@ export function isConnectionLost(err: unknown): boolean {
   // 53300: the server is out of connection slots (other clients); transient like a refused connection.
   if (/^57P0[123]$/.test(code) || code.startsWith('08') || code === '53300') return true;
   if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(e?.message ?? ''));
+  // "timeout exceeded when trying to connect": pg-pool waited connectionTimeoutMillis for a free connection.
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+    String(e?.message ?? ''),
+  );
 }

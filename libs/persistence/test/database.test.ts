@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineEntity, p } from '@mikro-orm/core';
 import pg from 'pg';
-import { openDatabase, sqlMigration, messagingTablesSql, type Database, withDatabaseName } from '../src';
+import { isConnectionLost, openDatabase, Reader, sqlMigration, messagingTablesSql, type Database, withDatabaseName } from '../src';
 
 const Widget = defineEntity({
   name: 'Widget',
@@ -82,4 +82,19 @@ describe('a dropped connection (restart, failover, pg_terminate_backend)', () =>
     await db.ping();
     expect(await db.em().execute('select 2 as two')).toEqual([{ two: 2 }]);
   });
+});
+
+describe('a pool with every connection busy', () => {
+  it('fails a read after its connection timeout as a lost connection (503, retry), not an internal error', async () => {
+    const reader = new Reader(withDatabaseName(base, dbName), 1, true);
+    try {
+      const busy = reader.query('select pg_sleep(6)');
+      const err = await reader.query('select 1').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(isConnectionLost(err)).toBe(true);
+      await busy;
+    } finally {
+      await reader.close();
+    }
+  }, 30_000);
 });

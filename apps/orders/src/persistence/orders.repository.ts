@@ -499,9 +499,16 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
 export async function listOrders(reader: Reader, documents: OrderDocuments, q: OrderListQuery): Promise<OrderPage> {
   const page = await listPage(reader, q, 'json_build_array(o.id, o.xmin::text)');
   const keys = page.orders as unknown as Array<[number, string]>;
-  const missing = keys.filter(([id, version]) => !documents.get(id, version)).map(([id]) => id);
-  const read = new Map<number, Order>();
+  // Held here: while the second statement runs, other lists may replace or evict these entries.
+  const found = new Map<number, Order>();
+  const missing: number[] = [];
+  for (const [id, version] of keys) {
+    const order = documents.get(id, version);
+    if (order) found.set(id, order);
+    else missing.push(id);
+  }
   if (missing.length) {
+    // Read now, so possibly newer than the page's snapshot (an order changed in between shows its new state).
     const rows = await reader.query<{ version: string; o: unknown }>(
       `select o.xmin::text as version, ${ORDER_JSON} as o from ${T.orders} o where o.id = any(?::bigint[])`,
       [`{${missing.join(',')}}`],
@@ -509,11 +516,11 @@ export async function listOrders(reader: Reader, documents: OrderDocuments, q: O
     for (const row of rows) {
       const order = mapOrder(parsed(row.o));
       documents.set(order.id, row.version, order);
-      read.set(order.id, order);
+      found.set(order.id, order);
     }
   }
   // An order deleted between the two statements drops out of the page.
-  const orders = keys.map(([id, version]) => read.get(id) ?? documents.get(id, version)).filter((o): o is Order => !!o);
+  const orders = keys.map(([id]) => found.get(id)).filter((o): o is Order => !!o);
   return { orders, total: page.total };
 }
 
