@@ -3,7 +3,11 @@ import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
 import { orders } from '@storefront/proto/orders';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
+import { statementsOf as countStatements } from '@storefront/testing';
 import { ordersService } from '../src/service';
+
+/** Statements over the order tables (not the outbox relay's or health checks'). */
+const ORDER_TABLES = /"orders"\."order/;
 import { oneMonthBefore, parsePeriod, previousWindow } from '../src/domain/analytics/period';
 
 // Analytics over real gRPC and Postgres: each report is one SQL statement
@@ -69,22 +73,7 @@ describe('reports over gRPC', () => {
     await db.query(`update "orders"."orders" set status = 'completed', date_created = $2 where id = $1`, [order!.id, `${day}T12:00:00Z`]);
   }
 
-  async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-    const original = pg.Client.prototype.query;
-    let count = 0;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      const text = typeof first === 'string' ? first : (first?.text ?? '');
-      if (/"orders"\."order/.test(text)) count += 1;
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      pg.Client.prototype.query = original;
-    }
-    return count;
-  }
+  const statementsOf = (work: () => Promise<unknown>) => countStatements(ORDER_TABLES, work);
 
   const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
 

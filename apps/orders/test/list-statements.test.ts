@@ -3,7 +3,11 @@ import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
 import { orders } from '@storefront/proto/orders';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
+import { statementsOf as countStatements } from '@storefront/testing';
 import { ordersService } from '../src/service';
+
+/** Statements over the order tables (not the outbox relay's or health checks'). */
+const ORDER_TABLES = /"orders"\."order/;
 
 // A list is one gRPC call and a bounded number of SQL statements whatever the
 // page size: the statements every pg client runs in this process are counted.
@@ -48,24 +52,7 @@ afterAll(async () => {
   await service?.stop();
 }, 60_000);
 
-async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query;
-  let count = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    const text = typeof first === 'string' ? first : (first?.text ?? '');
-    // Only statements over the order tables: the outbox relay and health checks
-    // run on their own schedule and would land in the window on a busy machine.
-    if (/"orders"\."order/.test(text)) count += 1;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return count;
-}
+const statementsOf = (work: () => Promise<unknown>) => countStatements(ORDER_TABLES, work);
 
 const listRequest = (perPage: number, page = 1) =>
   orders.ListOrdersRequest.fromPartial({ page, perPage, orderby: 'date', order: 'desc' });
