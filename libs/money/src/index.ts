@@ -6,6 +6,14 @@
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
+/** Currencies without minor units (ISO 4217 exponent 0). */
+const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+
+/** The minor-unit digits of an ISO 4217 currency (0 for JPY and the like, else 2). */
+export function currencyDecimals(currency: string): number {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2;
+}
+
 export function isDecimal(value: string): boolean {
   return DECIMAL.test(value.trim());
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { divRoundHalfUp, formatDecimal, fromMinor, minorToNumber, parseDecimal, toMinor } from '../src';
+import { currencyDecimals, divRoundHalfUp, formatDecimal, fromMinor, minorToNumber, parseDecimal, toMinor } from '../src';
 
 describe('money', () => {
   it('parses and formats decimals exactly', () => {
@@ -35,5 +35,14 @@ describe('money', () => {
     expect(divRoundHalfUp(-5n, 2n)).toBe(-3n);
     expect(divRoundHalfUp(4n, 3n)).toBe(1n);
     expect(divRoundHalfUp(1999n * 200000n, 1000000n)).toBe(400n); // 19.99 at 20 % = 3.998 -> 4.00
+  });
+});
+
+describe('currencyDecimals', () => {
+  it('is 0 for currencies without minor units (any case) and 2 otherwise', () => {
+    expect(currencyDecimals('JPY')).toBe(0);
+    expect(currencyDecimals('krw')).toBe(0);
+    expect(currencyDecimals('USD')).toBe(2);
+    expect(currencyDecimals('EUR')).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { divRoundHalfUp, fromMinor } from '@storefront/money';
+import { currencyDecimals, divRoundHalfUp, fromMinor } from '@storefront/money';
 import { invalidParams, notFound } from '@storefront/errors';
 import {
   productSales,
@@ -17,8 +17,6 @@ import { parseCurrency, parsePeriod, previousWindow, type DayRange } from './per
  */
 export const COUNTED_STATUSES: readonly OrderStatus[] = ['processing', 'completed', 'on_hold', 'refunded'];
 
-/** Currencies without minor units (ISO 4217 exponent 0): amounts are reported in whole units. */
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
 /** Orders stores every amount in hundredths (pricing.ts `decimal`). */
 const STORED_DECIMALS = 2;
 
@@ -62,7 +60,7 @@ export interface ProductReport extends ProductSales, DayRange {
 
 /** Stored minor units -> the decimal string of `currency` (whole units for zero-decimal currencies). */
 function amount(minor: number, currency: string): string {
-  if (!ZERO_DECIMAL.has(currency)) return fromMinor(minor, STORED_DECIMALS);
+  if (currencyDecimals(currency) === STORED_DECIMALS) return fromMinor(minor, STORED_DECIMALS);
   return String(divRoundHalfUp(BigInt(minor), 10n ** BigInt(STORED_DECIMALS)));
 }
 
