@@ -1,5 +1,5 @@
 import { escapeLike, type Reader } from '@storefront/persistence';
-import { T } from './orders.repository';
+import { parsed, T } from './orders.repository';
 
 // Sales aggregates over the orders tables, one statement per request. Amounts
 // are integer minor units as stored (sums cast back to bigint, so the JSON
@@ -64,8 +64,6 @@ export interface ProductDetailRecord {
 /** Midnight UTC starting `day`, plus `days` days. */
 const startOf = (day: string, days = 0) => new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000);
 const UTC_DAY = `(o.date_created at time zone 'UTC')::date`;
-const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
-
 const TOTALS_JSON = `json_build_object('gross', coalesce(sum(s.subtotal), 0)::bigint,
   'discounts', coalesce(sum(s.discount_total), 0)::bigint, 'refunds', coalesce(sum(s.refunded_sales), 0)::bigint,
   'shipping', coalesce(sum(s.shipping_total), 0)::bigint, 'tax', coalesce(sum(s.total_tax), 0)::bigint,

@@ -115,7 +115,8 @@ function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
 }
 
 /** A json column: the pg driver parses it; a raw string is parsed here. */
-const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
+/** A json column as pg hands it over (text when the type parser is not set) -> its value. */
+export const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
 const dateOrNull = (value: number | null): Date | null => (value === null ? null : new Date(value));
 
 /** ORDER_JSON, decoded: only the stored shapes that differ from the record's are converted (in place). */
