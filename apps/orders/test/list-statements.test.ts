@@ -102,6 +102,25 @@ describe('list reads', () => {
     expect(page!.orders[0]).toEqual((await admin.listOrders(listRequest(3), adminCaller)).orders[0]);
   });
 
+  it('a conditional read answers "not modified" in one statement while the page holds, and the new page once an order on it changes', async () => {
+    const first = await admin.listOrders(listRequest(3), adminCaller);
+    expect(first.etag).toMatch(/^[\w-]{20,}$/);
+    let same: orders.ListOrdersResponse | undefined;
+    const conditional = () => admin.listOrders({ ...listRequest(3), ifNoneMatch: first.etag }, adminCaller);
+    expect(await statementsOf(async () => (same = await conditional()))).toBe(1);
+    expect(same).toMatchObject({ notModified: true, etag: first.etag, orders: [], total: first.total });
+    // Another page or another query never matches this page's ETag.
+    expect((await admin.listOrders({ ...listRequest(3, 2), ifNoneMatch: first.etag }, adminCaller)).notModified).toBe(false);
+    expect((await admin.listOrders({ ...listRequest(3), order: 'asc', ifNoneMatch: first.etag }, adminCaller)).notModified).toBe(false);
+
+    await admin.updateOrder(orders.UpdateOrderRequest.fromPartial({ id: first.orders[2].id, customerNote: 'note for the conditional read' }), adminCaller);
+    const changed = await conditional();
+    expect(changed.notModified).toBe(false);
+    expect(changed.etag).not.toBe(first.etag);
+    expect(changed.orders.map((o) => o.id)).toEqual(first.orders.map((o) => o.id));
+    expect(changed.orders[2].customerNote).toBe('note for the conditional read');
+  });
+
   it("the customer's list likewise", async () => {
     await mine.listMyOrders({ page: 1, perPage: 5, statuses: [] }, customerCaller);
     const few = await statementsOf(() => mine.listMyOrders({ page: 1, perPage: 5, statuses: [] }, customerCaller));

@@ -275,6 +275,33 @@ describe('GET /order', () => {
     }
   });
 
+  it('is a validated cache: the same ETag while the page holds (If-None-Match -> 304), the change at once after a write', async () => {
+    const url = `${ORDERS}?orderby=id&order=asc&per_page=3&context=edit`;
+    const first = await admin.get(url);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('x-platform-total')).toBeTruthy();
+    const again = await admin.get(url);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('x-platform-total')).toBe(first.headers.get('x-platform-total'));
+    expect(again.headers.get('link')).toBe(first.headers.get('link'));
+    expect((await admin.get(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // Another caller's answer is still decided by orders: a customer gets 403, not the stored page.
+    expect((await customer.get(url)).status).toBe(403);
+
+    const target = first.body[1];
+    expect((await admin.put(`${ORDERS}/${target.id}`, { customer_note: 'changed after caching' })).status).toBe(200);
+    const changed = await admin.get(url, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changed.body[1].customer_note).toBe('changed after caching');
+    expect(changed.body[0]).toEqual(first.body[0]);
+    // Meta trimming still applies (rendered per request).
+    const trimmed = await admin.get(`${url}&include_meta=none`);
+    expect(trimmed.body.every((o: any) => o.meta_data.length === 0)).toBe(true);
+  });
+
   it('rejects unknown statuses, sorts and out-of-range per_page with 400', async () => {
     expectInvalid(await admin.get(`${ORDERS}?status=pending_payment,shipped`), 'status');
     expectInvalid(await admin.get(`${ORDERS}?orderby=name`), 'orderby');

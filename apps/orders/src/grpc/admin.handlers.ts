@@ -11,10 +11,10 @@ export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orde
       const query = parseListQuery(req);
       if (req.summary) {
         const page = await o.listSummaries(query);
-        return { orders: page.orders.map(toProtoSummary), total: page.total };
+        return { orders: page.orders.map(toProtoSummary), total: page.total, etag: '', notModified: false };
       }
-      const page = await o.list(query);
-      return { orders: page.orders.map(toProtoOrder), total: page.total };
+      const page = await o.list(query, req.ifNoneMatch);
+      return { orders: page.orders.map(toProtoOrder), total: page.total, etag: page.etag, notModified: page.notModified };
     },
     async getOrder(req) {
       const order = toProtoOrder(await o.get(req.id));

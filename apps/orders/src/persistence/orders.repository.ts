@@ -497,10 +497,22 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
  * their row versions and the total; a second one, only when `documents` does
  * not hold some of those orders at those versions, reads them whole.
  */
-export async function listOrders(reader: Reader, documents: OrderDocuments, q: OrderListQuery): Promise<OrderPage> {
+/** An order of a page and the version of its row (`xmin`) the page was read at. */
+export type OrderVersion = readonly [id: number, version: string];
+
+/** The page's order ids with their row versions, and the total: one statement. */
+export async function listOrderVersions(reader: Reader, q: OrderListQuery): Promise<{ keys: OrderVersion[]; total: number }> {
   const page = await listPage(reader, q, 'json_build_array(o.id, o.xmin::text)');
-  const keys = page.orders as unknown as Array<[number, string]>;
-  // Held here: while the second statement runs, other lists may replace or evict these entries.
+  return { keys: page.orders as unknown as OrderVersion[], total: page.total };
+}
+
+/**
+ * The orders of `keys` in their order: from `documents` while their version
+ * holds, the others in one statement (then possibly newer than the versions
+ * given: an order changed in between shows its new state; one deleted drops out).
+ */
+export async function ordersAt(reader: Reader, documents: OrderDocuments, keys: readonly OrderVersion[]): Promise<Order[]> {
+  // Held here: while the statement runs, other lists may replace or evict these entries.
   const found = new Map<number, Order>();
   const missing: number[] = [];
   for (const [id, version] of keys) {
@@ -509,7 +521,6 @@ export async function listOrders(reader: Reader, documents: OrderDocuments, q: O
     else missing.push(id);
   }
   if (missing.length) {
-    // Read now, so possibly newer than the page's snapshot (an order changed in between shows its new state).
     const rows = await reader.query<{ version: string; o: unknown }>(
       `select o.xmin::text as version, ${ORDER_JSON} as o from ${T.orders} o where o.id = any(?::bigint[])`,
       [`{${missing.join(',')}}`],
@@ -520,9 +531,7 @@ export async function listOrders(reader: Reader, documents: OrderDocuments, q: O
       found.set(order.id, order);
     }
   }
-  // An order deleted between the two statements drops out of the page.
-  const orders = keys.map(([id]) => found.get(id)).filter((o): o is Order => !!o);
-  return { orders, total: page.total };
+  return keys.map(([id]) => found.get(id)).filter((o): o is Order => !!o);
 }
 
 /** A page of order summaries and the total, in one statement. */

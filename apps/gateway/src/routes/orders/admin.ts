@@ -4,7 +4,10 @@ import { badRequest, invalidParams } from '@storefront/errors';
 import type { OrdersClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { registerBatchRoute } from '../../http/batch';
-import { setPaginationHeaders } from '../../http/pagination';
+import type { orders } from '@storefront/proto/orders';
+import { baseUrl } from '../../http/links';
+import { paginationHeaders } from '../../http/pagination';
+import { sendConditional } from '../../http/response-cache';
 import { errorResponses } from '../../http/responses';
 import { Context, Force, IdParams, MAX_ID, MetaTrimming, Nullable, Page, PerPage } from '../../http/schemas';
 import { orderResource, OrderSchema } from '../../resources/order';
@@ -163,25 +166,40 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
     },
     async (request, reply) => {
       const q = request.query;
-      const statuses = parseStatuses(q.status);
-      const result = await admin.listOrders(
-        {
-          page: q.page,
-          perPage: q.per_page,
-          offset: q.offset,
-          statuses,
-          customerId: q.customer ?? 0,
-          after: q.after,
-          before: q.before,
-          search: q.search,
-          orderby: q.orderby === 'modified' ? 'date_modified' : q.orderby,
-          order: q.order,
-          summary: false,
-        },
-        request.caller,
-      );
-      setPaginationHeaders(request, reply, { total: result.total, page: q.page, perPage: q.per_page });
-      return result.orders.map((o) => orderResource(o, request, q.context));
+      const list = (ifNoneMatch: string) =>
+        admin.listOrders(
+          {
+            page: q.page,
+            perPage: q.per_page,
+            offset: q.offset,
+            statuses: parseStatuses(q.status),
+            customerId: q.customer ?? 0,
+            after: q.after,
+            before: q.before,
+            search: q.search,
+            orderby: q.orderby === 'modified' ? 'date_modified' : q.orderby,
+            order: q.order,
+            summary: false,
+            ifNoneMatch,
+          },
+          request.caller,
+        );
+      const render = (result: { orders: orders.Order[]; total: number }) => ({
+        body: result.orders.map((o) => orderResource(o, request, q.context)),
+        headers: paginationHeaders(request, { total: result.total, page: q.page, perPage: q.per_page }),
+      });
+      // Meta trimming works on the response object, not stored bytes: such reads are rendered each time.
+      if (/(in|ex)clude_meta/.test(request.url)) {
+        const { body, headers } = render(await list(''));
+        reply.headers(headers);
+        return body;
+      }
+      // Validated cache: orders checks permission and the page's ETag on every request; stored bytes
+      // are served only while every order on the page is at the version they were rendered from.
+      return sendConditional(request, reply, ctx.responses, `${baseUrl(request)}${request.url}`, async (etag) => {
+        const result = await list(etag);
+        return { notModified: result.notModified, etag: result.etag, value: result };
+      }, render);
     },
   );
 

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { OrderVersion } from '../../persistence/orders.repository';
 import { invalidOrderInput } from '../errors';
 import { invalidStatus, isOrderStatus, type OrderStatus } from '../status/order-states';
 import type { OrderListQuery, OrderSort } from './order-types';
@@ -59,4 +61,14 @@ export function parseListQuery(req: {
     orderby,
     order: (req.order || 'desc') as 'asc' | 'desc',
   };
+}
+
+/**
+ * The ETag of a page of whole orders: the query, the total and each order's
+ * row version (a new version comes with every write of an order or its lines).
+ */
+export function orderPageEtag(query: OrderListQuery, keys: readonly OrderVersion[], total: number): string {
+  let text = `${JSON.stringify(query)}|${total}`;
+  for (const [id, version] of keys) text += `|${id}:${version}`;
+  return createHash('sha1').update(text).digest('base64url');
 }

@@ -6,7 +6,8 @@ import {
   findIdByCheckoutKey,
   findOrder,
   insertOrder,
-  listOrders,
+  listOrderVersions,
+  ordersAt,
   listOrderSummaries,
   readOrder,
   replaceContent,
@@ -15,6 +16,7 @@ import {
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
 import { OrderDocuments } from '../../persistence/order-documents';
+import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
 import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
@@ -356,8 +358,16 @@ export class Orders {
 
   // ---- Admin ----
 
-  list(query: OrderListQuery): Promise<OrderPage> {
-    return listOrders(this.deps.db.reader, this.documents, query);
+  /**
+   * A conditional read of a page of whole orders: the page's ids and versions
+   * first (one statement), then the orders only when `ifNoneMatch` is not the
+   * page's current ETag.
+   */
+  async list(query: OrderListQuery, ifNoneMatch = ''): Promise<OrderPage & { etag: string; notModified: boolean }> {
+    const { keys, total } = await listOrderVersions(this.deps.db.reader, query);
+    const etag = orderPageEtag(query, keys, total);
+    if (ifNoneMatch && ifNoneMatch === etag) return { orders: [], total, etag, notModified: true };
+    return { orders: await ordersAt(this.deps.db.reader, this.documents, keys), total, etag, notModified: false };
   }
 
   /** The same list as summaries (no lines, addresses or meta). */

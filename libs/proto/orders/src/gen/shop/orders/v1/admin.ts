@@ -35,11 +35,22 @@ export interface ListOrdersRequest {
    * fields empty.
    */
   summary: boolean;
+  /**
+   * The ETag of the caller's cached copy of this page (whole orders only):
+   * when still current, the response carries not_modified and no orders.
+   */
+  ifNoneMatch: string;
 }
 
 export interface ListOrdersResponse {
   orders: Order[];
   total: number;
+  /**
+   * Whole-order pages: changes whenever an order on the page, the page's
+   * membership or the total changes.
+   */
+  etag: string;
+  notModified: boolean;
 }
 
 export interface GetOrderRequest {
@@ -215,6 +226,7 @@ function createBaseListOrdersRequest(): ListOrdersRequest {
     order: "",
     offset: 0,
     summary: false,
+    ifNoneMatch: "",
   };
 }
 
@@ -252,6 +264,9 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
     }
     if (message.summary !== false) {
       writer.uint32(88).bool(message.summary);
+    }
+    if (message.ifNoneMatch !== "") {
+      writer.uint32(98).string(message.ifNoneMatch);
     }
     return writer;
   },
@@ -357,6 +372,14 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
             message.summary = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.ifNoneMatch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -385,12 +408,13 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
     message.order = object.order ?? "";
     message.offset = object.offset ?? 0;
     message.summary = object.summary ?? false;
+    message.ifNoneMatch = object.ifNoneMatch ?? "";
     return message;
   },
 };
 
 function createBaseListOrdersResponse(): ListOrdersResponse {
-  return { orders: [], total: 0 };
+  return { orders: [], total: 0, etag: "", notModified: false };
 }
 
 export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
@@ -400,6 +424,12 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
     }
     if (message.total !== 0) {
       writer.uint32(16).int64(message.total);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    if (message.notModified !== false) {
+      writer.uint32(32).bool(message.notModified);
     }
     return writer;
   },
@@ -433,6 +463,22 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.notModified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -452,6 +498,8 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
     const message = createBaseListOrdersResponse();
     message.orders = object.orders?.map((e) => Order.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.etag = object.etag ?? "";
+    message.notModified = object.notModified ?? false;
     return message;
   },
 };
