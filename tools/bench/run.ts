@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   });
   try {
     const caller = await withRetries(() => adminCaller(platform, ADMIN_PASSWORD));
-    const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')));
+    const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')), databases.get('catalog')!.url);
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
     const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', '1500')) : 0);

@@ -37,7 +37,7 @@ export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Prom
 }
 
 /** A catalog of `count` published products over 5 categories, each with a price and managed stock. */
-export async function seedCatalog(platform: Platform, caller: CallerContext, count: number): Promise<number[]> {
+export async function seedCatalog(platform: Platform, caller: CallerContext, count: number, databaseUrl?: string): Promise<number[]> {
   const channel = openChannel('catalog', address(platform, 'catalog'), 30_000);
   const terms = bindClient(channel, catalog.TermServiceService);
   const products = bindClient(channel, catalog.ProductServiceService);
@@ -74,7 +74,22 @@ export async function seedCatalog(platform: Platform, caller: CallerContext, cou
     ids.push(...created.map((c) => c.product!.id));
   }
   channel.close();
+  if (databaseUrl) await vacuumAfterBulkLoad(databaseUrl);
   return ids;
+}
+
+/**
+ * The state autovacuum leaves tables in within a minute of a bulk insert:
+ * visibility map set (counts and page keys read the index only), statistics current.
+ */
+async function vacuumAfterBulkLoad(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
 }
 
 /** A US zone with a flat rate, a simple state tax and a compound city tax; returns a 10-line quote request. */
