@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --products=1000 --orders=10000 --place-carts=1500 --scrypt-cost=N --db-pool=10 --profile=<dir>]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --rounds=1 --products=1000 --orders=10000 --place-carts=1500xrounds --scrypt-cost=N --db-pool=10 --profile=<dir>]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
@@ -6,6 +6,9 @@
 // machines. Everything server-side shares one process: ratios, not absolute
 // numbers, are the point. `--profile=<dir>` writes a CPU profile of the
 // server side per measured route (open it in Chrome DevTools or speedscope).
+// `--rounds=N` measures the references and the routes N times in turn and
+// prints medians, each ratio taken within its round (the machine's drift
+// between a reference and a route measured minutes apart cancels out).
 import { createTestDatabase, createTestEvents, type TestDatabase } from '@storefront/testing';
 import { PLATFORM_SERVICES, startPlatform } from '@storefront/platform';
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -23,6 +26,7 @@ const seconds = Number(arg('duration', '10'));
 const connections = Number(arg('connections', '50'));
 const only = new RegExp(arg('only', '.'));
 const profileDir = arg('profile', '');
+const rounds = Math.max(1, Number(arg('rounds', '1')));
 
 const ADMIN_PASSWORD = 'bench-admin-password';
 
@@ -54,7 +58,7 @@ async function main(): Promise<void> {
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')), databases.get('catalog')!.url);
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
-    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', '1500')) : 0);
+    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', String(1500 * rounds))) : 0);
     const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
     const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {
       fulfillmentAddress,
@@ -72,27 +76,34 @@ async function main(): Promise<void> {
       },
     ];
     scenarios.targets.push({ name: 'quote: rates + taxes, 10-line cart (gRPC)', url: `${refs.url}/bench/quote` });
-    const results: LoadResult[] = [];
     // The background CPU of an idle platform (outbox relays, timers), subtracted from each route's figure.
     const idleStart = process.cpuUsage();
     const idleWall = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = process.cpuUsage(idleStart);
     const idleUsPerMs = (idle.user + idle.system) / (performance.now() - idleWall);
-    for (const target of [...references, ...scenarios.targets]) {
-      if (!references.includes(target) && !only.test(target.name)) continue;
-      await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
-      const cpuBefore = process.cpuUsage();
-      const wallBefore = performance.now();
-      const result = await profiled(target.name, () => runLoad(target, seconds, connections));
-      const cpu = process.cpuUsage(cpuBefore);
-      const background = idleUsPerMs * (performance.now() - wallBefore);
-      result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
-      results.push(result);
-      process.stderr.write(`  measured ${target.name}\n`);
+    const measured = [...references, ...scenarios.targets.filter((t) => only.test(t.name))];
+    // A request pool (one prepared cart per placement) is shared out between the rounds.
+    const pools = new Map(measured.filter((t) => t.pool).map((t) => [t, share(t.pool!, rounds)]));
+    const results: LoadResult[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const inRound: LoadResult[] = [];
+      for (const target of measured) {
+        if (target.pool) target.pool = pools.get(target)![round];
+        await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
+        const cpuBefore = process.cpuUsage();
+        const wallBefore = performance.now();
+        const result = await profiled(target.name, () => runLoad(target, seconds, connections));
+        const cpu = process.cpuUsage(cpuBefore);
+        const background = idleUsPerMs * (performance.now() - wallBefore);
+        result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
+        inRound.push(result);
+        process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}\n`);
+      }
+      results.push(inRound);
     }
     await refs.close();
-    print(results);
+    print(results, measured.map((t) => (t.method ?? 'GET') !== 'GET'));
   } finally {
     await platform.stop();
     await Promise.all([...databases.values()].map((d) => d.drop()));
@@ -118,26 +129,46 @@ async function profiled<T>(name: string, measure: () => Promise<T>): Promise<T> 
   }
 }
 
-function print(results: LoadResult[]): void {
-  const [bare, grpcPg, write] = results;
+/** `items` in `parts` consecutive slices of (nearly) equal length. */
+function share<T>(items: T[], parts: number): T[][] {
+  const size = Math.ceil(items.length / parts);
+  return Array.from({ length: parts }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** One line per route: medians over the rounds, each ratio computed against the references of its own round. */
+function print(rounds: LoadResult[][], writes: boolean[]): void {
   const pad = (s: string, n: number) => s.padEnd(n);
-  const width = Math.max(46, ...results.map((r) => r.name.length + 2));
+  const first = rounds[0];
+  const width = Math.max(46, ...first.map((r) => r.name.length + 2));
   const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
   const pct = (n: number, w: number) => `${(n * 100).toFixed(1)}%`.padStart(w);
-  console.log(`\nStorefront benchmark: ${seconds}s per route, ${connections} connections, Node ${process.version}\n`);
+  const times = (n: number, w: number) => `${n.toFixed(2)}x`.padStart(w);
+  console.log(`\nStorefront benchmark: ${seconds}s per route, ${connections} connections, ${rounds.length} round(s), Node ${process.version}\n`);
   // cpu: server-process CPU per response (gateway + services, less the idle platform's background; not
   // Postgres, not the load generator), and the reference's figure over the route's: a throughput ratio that
   // holds up better than req/s on a machine shared with other work. `vs write`: ratio to the write reference.
+  // `p99 x ref`: the route's p99 over its reference's (gRPC+PG for reads, write for writes).
   console.log(
     `${pad('route', width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}` +
-      `${'vs gRPC+PG'.padStart(11)}${'vs write'.padStart(10)}${'cpu us'.padStart(9)}${'cpu vs ref'.padStart(11)}  errors`,
+      `${'vs gRPC+PG'.padStart(11)}${'vs write'.padStart(10)}${'p99 x ref'.padStart(10)}${'cpu us'.padStart(9)}${'cpu vs ref'.padStart(11)}  errors`,
   );
-  for (const r of results) {
+  first.forEach((route, i) => {
+    const of = (f: (r: LoadResult, refs: LoadResult[]) => number) => median(rounds.map((round) => f(round[i], round)));
     console.log(
-      `${pad(r.name, width)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${pct(r.rps / bare.rps, 9)}${pct(r.rps / grpcPg.rps, 11)}` +
-        `${pct(r.rps / write.rps, 10)}${num(r.cpuPerRequestUs ?? 0)}${pct((grpcPg.cpuPerRequestUs ?? 0) / (r.cpuPerRequestUs || 1), 11)}  ${r.errors + r.non2xx}`,
+      `${pad(route.name, width)}${num(of((r) => r.rps))}${num(of((r) => r.p50), 1)}${num(of((r) => r.p99), 1)}` +
+        `${pct(of((r, [bare]) => r.rps / bare.rps), 9)}${pct(of((r, [, grpcPg]) => r.rps / grpcPg.rps), 11)}` +
+        `${pct(of((r, [, , write]) => r.rps / write.rps), 10)}` +
+        `${times(of((r, [, grpcPg, write]) => r.p99 / (writes[i] ? write : grpcPg).p99), 10)}` +
+        `${num(of((r) => r.cpuPerRequestUs ?? 0))}${pct(of((r, [, grpcPg]) => (grpcPg.cpuPerRequestUs ?? 0) / (r.cpuPerRequestUs || 1)), 11)}` +
+        `  ${rounds.reduce((n, round) => n + round[i].errors + round[i].non2xx, 0)}`,
     );
-  }
+  });
 }
 
 main().catch((err) => {
