@@ -26,7 +26,7 @@ const seconds = Number(arg('duration', '10'));
 const connections = Number(arg('connections', '50'));
 const only = new RegExp(arg('only', '.'));
 const profileDir = arg('profile', '');
-const rounds = Math.max(1, Number(arg('rounds', '1')));
+const rounds = Math.max(1, Number(arg('rounds', '1')) || 1);
 
 const ADMIN_PASSWORD = 'bench-admin-password';
 
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
         await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
         const cpuBefore = process.cpuUsage();
         const wallBefore = performance.now();
-        const result = await profiled(target.name, () => runLoad(target, seconds, connections));
+        const result = await profiled(rounds > 1 ? `${target.name} round ${round + 1}` : target.name, () => runLoad(target, seconds, connections));
         const cpu = process.cpuUsage(cpuBefore);
         const background = idleUsPerMs * (performance.now() - wallBefore);
         result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);

@@ -85,8 +85,9 @@ export async function prepareScenarios(base: string, adminPassword: string, prod
 async function prepareCart(base: string, productIds: number[], placeCarts: number) {
   const json = { 'content-type': 'application/json' };
   const priceIds: number[] = [];
-  // Placements spread over 20 products (100 units each), so stock lasts and rows are not all one hot spot.
-  for (const id of productIds.slice(0, 20)) {
+  // Placements spread over at least 20 products (100 units each), at most 50 per product, so stock
+  // lasts (whatever the number of rounds) and rows are not all one hot spot.
+  for (const id of productIds.slice(0, Math.max(20, Math.ceil(placeCarts / 50)))) {
     const product = (await call(`${base}/shop/v1/shop_product/${id}`).then((r) => r.json())) as { prices: { id: number }[] };
     priceIds.push(product.prices[0].id);
   }

@@ -46,6 +46,8 @@ const ListQuery = Type.Object({
   ...MetaTrimming,
 });
 
+const META_TRIMMING_KEYS = ['include_meta', 'include_meta[]', 'exclude_meta', 'exclude_meta[]'];
+
 const ReadQuery = Type.Object({ context: Context, ...MetaTrimming });
 const DeleteQuery = Type.Object({ force: Force('Ignored: orders are always deleted permanently.') });
 const DeleteBody = Nullable(Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }));
@@ -189,13 +191,16 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
         headers: paginationHeaders(request, { total: result.total, page: q.page, perPage: q.per_page }),
       });
       // Meta trimming works on the response object, not stored bytes: such reads are rendered each time.
-      if (/(in|ex)clude_meta/.test(request.url)) {
+      const raw = request.query as Record<string, unknown>;
+      if (META_TRIMMING_KEYS.some((key) => raw[key] !== undefined)) {
         const { body, headers } = render(await list(''));
         reply.headers(headers);
         return body;
       }
-      // Validated cache: orders checks permission and the page's ETag on every request; stored bytes
-      // are served only while every order on the page is at the version they were rendered from.
+      // Validated cache: orders checks the page's ETag on every request, so stored bytes are served
+      // only while every order on the page is at the version they were rendered from. The key holds
+      // no caller: the route is admin-only (the gateway's access check runs first) and the body
+      // depends on the data, the URL (context, filters) and the site URL only.
       return sendConditional(request, reply, ctx.responses, `${baseUrl(request)}${request.url}`, async (etag) => {
         const result = await list(etag);
         return { notModified: result.notModified, etag: result.etag, value: result };
