@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { PRODUCT_COUNT_TRIGGERS } from './product-counts';
 
 // Tables of the catalog schema. Ids between tables are plain integer columns (no
 // foreign keys): a product's rows are removed together by the domain, in one
@@ -21,7 +22,7 @@ export interface DownloadFile {
 export const Product = defineEntity({
   name: 'Product',
   tableName: 'products',
-  triggers: [nextVersionTrigger('products_next_version')],
+  triggers: [nextVersionTrigger('products_next_version'), ...PRODUCT_COUNT_TRIGGERS],
   indexes: [
     {
       name: 'products_status_created_id_idx',
@@ -122,6 +123,18 @@ export const Term = defineEntity({
   },
 });
 export type Term = InferEntity<typeof Term>;
+
+/** Products per status, split over 8 slots; kept by triggers (migration 0006), read for list totals. */
+export const ProductCount = defineEntity({
+  name: 'ProductCount',
+  tableName: 'product_counts',
+  properties: {
+    status: p.string().length(20).primary(),
+    slot: p.smallint().primary(),
+    n: p.bigint('number'),
+  },
+});
+export type ProductCount = InferEntity<typeof ProductCount>;
 
 export const ProductTerm = defineEntity({
   name: 'ProductTerm',
@@ -276,6 +289,7 @@ export type CouponRedemption = InferEntity<typeof CouponRedemption>;
 
 export const entities = [
   Product,
+  ProductCount,
   Price,
   Variation,
   Term,

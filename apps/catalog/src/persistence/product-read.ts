@@ -141,9 +141,11 @@ export async function readProductListPage(
   limit: number,
   offset: number,
   withDocuments: boolean,
+  /** A statement yielding the matching total as `total`; counting the matching rows when absent. */
+  count: SqlFragment = { sql: `select count(*) as total from ${P} ${where.sql}`, params: where.params },
 ): Promise<ProductListPage> {
   const columns = withDocuments ? `${KEY_COLUMNS}, ${PRODUCT_DOCUMENT}` : KEY_COLUMNS;
-  const sql = `select t.total, k.* from (select count(*) as total from ${P} ${where.sql}) t
+  const sql = `select t.total, k.* from (${count.sql}) t
 left join lateral (
   select ${columns}, page.ord
   from unnest(array(select id from ${P} ${where.sql} ${order.sql} limit ? offset ?)) with ordinality as page(id, ord)
@@ -151,7 +153,7 @@ left join lateral (
 ) k on true
 order by k.ord`;
   const rows = await run<KeyedRow & { total: string; ord: number | null }>(sql, [
-    ...where.params,
+    ...count.params,
     ...where.params,
     ...order.params,
     limit,

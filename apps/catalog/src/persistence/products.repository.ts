@@ -36,7 +36,14 @@ export async function listProductKeys(
     ...termFilter(q.tags, true),
     ...termFilter(q.tagsExclude, false),
   ]);
-  return readProductListPage(run, where, postOrder(q), q.perPage, (q.page - 1) * q.perPage, withDocuments);
+  // Filtered by status alone (the storefront's default list): the total comes from the counters a
+  // trigger keeps (product_counts, at most 8 rows per status), not from counting the rows.
+  const statusOnly = !q.search && !q.slugs.length && !q.include.length && !q.exclude.length &&
+    !q.categories.length && !q.categoriesExclude.length && !q.tags.length && !q.tagsExclude.length;
+  const total = statusOnly
+    ? { sql: `select coalesce(sum(n), 0) as total from ${T.productCounts} where status in (?)`, params: [q.statuses] }
+    : undefined;
+  return readProductListPage(run, where, postOrder(q), q.perPage, (q.page - 1) * q.perPage, withDocuments, total);
 }
 
 export function findProduct(em: EntityManager, id: number): Promise<Product | null> {

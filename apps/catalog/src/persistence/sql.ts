@@ -12,6 +12,7 @@ export const T = {
   reservations: '"catalog"."reservations"',
   reservationLines: '"catalog"."reservation_lines"',
   couponRedemptions: '"catalog"."coupon_redemptions"',
+  productCounts: '"catalog"."product_counts"',
 } as const;
 
 /** A LIKE/ILIKE pattern matching `text` anywhere, with the pattern's own wildcards escaped. */

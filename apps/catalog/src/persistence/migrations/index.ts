@@ -3,6 +3,7 @@ import { productListIndex } from './0002-product-list-index';
 import { rowVersions } from './0003-row-versions';
 import { couponRedemptions } from './0004-coupon-redemptions';
 import { downloadTerms } from './0005-download-terms';
+import { productCounts } from './0006-product-counts';
 
 /** Every migration of the catalog schema, in order. Append; never edit a released one. */
-export const migrations = [initial, productListIndex, rowVersions, couponRedemptions, downloadTerms];
+export const migrations = [initial, productListIndex, rowVersions, couponRedemptions, downloadTerms, productCounts];
