@@ -48,6 +48,7 @@ if (!dependenciesInstalled()) {
 }
 
 const [script, ...args] = process.argv.slice(2);
-const child = spawn(node, ['--import', 'tsx', path.join(ROOT, script), ...args], { stdio: 'inherit', cwd: ROOT, env });
+// The production runtime's AsyncLocalStorage (deploy/docker/Dockerfile): async context frames, not promise hooks.
+const child = spawn(node, ['--experimental-async-context-frame', '--import', 'tsx', path.join(ROOT, script), ...args], { stdio: 'inherit', cwd: ROOT, env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));

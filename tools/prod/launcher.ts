@@ -28,9 +28,10 @@ export const ADMIN = { login: 'admin', password: `admin-${randomBytes(6).toStrin
  * Node flags every production process gets: the image's NODE_OPTIONS
  * (deploy/docker/Dockerfile, with MALLOC_ARENA_MAX=2): a 16 MB young generation instead of V8's default growth to
  * 32-64 MB per semi-space, and an old-space cap that makes V8 collect before
- * RSS passes the container's budget. See docs/capacity.md (Memory).
+ * RSS passes the container's budget. See docs/capacity.md (Memory). And
+ * AsyncLocalStorage on async context frames (docs/decisions.md, "Node runtime").
  */
-export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --max-semi-space-size=4 --max-old-space-size=192';
+export const PRODUCTION_NODE_OPTIONS = '--enable-source-maps --experimental-async-context-frame --max-semi-space-size=4 --max-old-space-size=192';
 
 export interface ProdOptions {
   /** Extra environment for every app (after the defaults). */

@@ -23,9 +23,10 @@ const steps: Array<[name: string, command: string[]]> = [
   ['graph', ['npx', 'nx', 'show', 'projects']],
   ['lint', ['npx', 'eslint', 'apps', 'libs', 'tools']],
   ['deploy', ['node', '--import', 'tsx', 'tools/deploy/validate.ts']],
-  ['jest', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=2', ...passThrough]],
+  // As in production (deploy/docker/Dockerfile): AsyncLocalStorage on async context frames; jest's workers inherit the flags.
+  ['jest', ['node', '--experimental-async-context-frame', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=2', ...passThrough]],
   // Alone after the other tests: it runs eight processes and times a restart.
-  ['prod', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'tools/prod/jest.config.js']],
+  ['prod', ['node', '--experimental-async-context-frame', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'tools/prod/jest.config.js']],
 ];
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NODE_NO_WARNINGS: '1' };
