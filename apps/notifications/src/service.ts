@@ -4,11 +4,13 @@ import { ACTIVITY_SOURCES, activityLogged } from '@storefront/domain-events';
 import { CustomerEvents } from '@storefront/domain-events/customers';
 import { OrderEvents } from '@storefront/domain-events/orders';
 import { notifications } from '@storefront/proto/notifications';
+import type { EventType } from '@storefront/events';
 import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';
 import { TemplateStore } from './domain/email/templates';
 import { activityLoggedShortcut, onActivityLogged } from './events/activity';
+import type { EmailConsumer } from './events/email-consumer';
 import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
 import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
@@ -37,13 +39,16 @@ export const notificationsService = defineService({
     ctx.addGrpcService(notifications.EmailLogServiceService, emailLogHandlers(domain));
     ctx.addGrpcService(notifications.ActivityLogServiceService, activityLogHandlers(domain));
 
-    ctx.consume('notifications.welcome_email', CustomerEvents.customerCreated, onCustomerCreated(domain));
-    ctx.consume('notifications.reset_email', CustomerEvents.passwordResetRequested, onPasswordResetRequested(domain));
-    ctx.consume('notifications.erasure_email', CustomerEvents.erasureRequested, onErasureRequested(domain));
-    ctx.consume('notifications.order_placed_email', OrderEvents.orderPlaced, onOrderPlaced(domain));
-    ctx.consume('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
-    ctx.consume('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
-    ctx.consume('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
+    // Email consumers send with no transaction open and record in one statement (events/email-consumer.ts).
+    const consumeEmails = <T>(name: string, event: EventType<T>, { handler, shortcut }: EmailConsumer<T>) =>
+      ctx.consume(name, event, handler, { shortcut });
+    consumeEmails('notifications.welcome_email', CustomerEvents.customerCreated, onCustomerCreated(domain));
+    consumeEmails('notifications.reset_email', CustomerEvents.passwordResetRequested, onPasswordResetRequested(domain));
+    consumeEmails('notifications.erasure_email', CustomerEvents.erasureRequested, onErasureRequested(domain));
+    consumeEmails('notifications.order_placed_email', OrderEvents.orderPlaced, onOrderPlaced(domain));
+    consumeEmails('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
+    consumeEmails('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
+    consumeEmails('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
     for (const source of ACTIVITY_SOURCES) {
       ctx.consume(`notifications.activity_${source}`, activityLogged(source), onActivityLogged(domain, source), {
         shortcut: activityLoggedShortcut(domain, source),

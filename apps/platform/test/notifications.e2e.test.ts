@@ -118,6 +118,32 @@ describe('order emails', () => {
   });
 });
 
+describe('email consumers under redelivery', () => {
+  const paid = (orderId: number, billingEmail: string) => ({
+    orderId, customerId: 0, currency: 'USD', billingEmail, billingFirstName: 'Rita', orderKey: 'k', total: '5.00', subtotal: '5.00',
+    discountTotal: '0', shippingTotal: '0', totalTax: '0', lines: [], couponCodes: [], reservationId: '', paymentMethod: 'cod',
+    transactionId: '', status: 'processing', paidAt: new Date(),
+  });
+
+  it("sends an event's emails once, however often it is delivered; a failed send is logged once, as failed", async () => {
+    // Delivered, then redelivered (same event id, new broker message), then a later event of the same consumer.
+    const sent = await publishEvent(events, OrderEvents.orderPaid, paid(9101, 'twice@example.com'));
+    await publishEvent(events, OrderEvents.orderPaid, paid(9101, 'twice@example.com'), sent);
+    const rejected = await publishEvent(events, OrderEvents.orderPaid, paid(9102, 'reject-twice@example.com'));
+    await publishEvent(events, OrderEvents.orderPaid, paid(9102, 'reject-twice@example.com'), rejected);
+    await publishEvent(events, OrderEvents.orderPaid, paid(9103, 'after@example.com'));
+    await until(() => smtp.to('after@example.com').length === 1);
+    expect(smtp.to('twice@example.com')).toHaveLength(1);
+    expect((await emailLogs('&search=twice@example.com')).map((e) => [e.to, e.status]).sort()).toEqual([
+      ['reject-twice@example.com', 'failed'],
+      ['twice@example.com', 'sent'],
+    ]);
+    const failures = (await guest().get('/shop/v1/logs?per_page=100&status=error')).body as any[];
+    const failed = (await emailLogs('&search=reject-twice'))[0];
+    expect(failures.filter((l) => l.context.email_log_id === failed.id)).toHaveLength(1);
+  });
+});
+
 describe('SMTP failures', () => {
   it('logs a rejected recipient as failed with the error', async () => {
     await customer('reject-me@example.com');

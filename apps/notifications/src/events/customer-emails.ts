@@ -1,23 +1,30 @@
-import type { EventHandler } from '@storefront/events';
 import type { customers } from '@storefront/proto/customers';
 import type { NotificationsDomain } from '../domain';
+import { emailConsumer } from './email-consumer';
 
 /** customers.customer_created -> welcome email. */
-export function onCustomerCreated(domain: NotificationsDomain): EventHandler<customers.CustomerCreated> {
-  return async ({ payload }, em) => {
-    if (!payload.email) return;
-    await domain.emails.send(em, 'welcome', payload.email, {
-      first_name: payload.firstName || payload.login,
-      login: payload.login,
-      account_url: new URL('/my-account/', domain.deps.config.SHOP_SITE_URL).toString(),
-    });
-  };
+export function onCustomerCreated(domain: NotificationsDomain) {
+  return emailConsumer<customers.CustomerCreated>(domain, (payload) =>
+    payload.email
+      ? [
+          {
+            type: 'welcome',
+            to: payload.email,
+            vars: {
+              first_name: payload.firstName || payload.login,
+              login: payload.login,
+              account_url: new URL('/my-account/', domain.deps.config.SHOP_SITE_URL).toString(),
+            },
+          },
+        ]
+      : [],
+  );
 }
 
 /** customers.password_reset_requested -> the reset link (store reset page, `key` and `login`). */
-export function onPasswordResetRequested(domain: NotificationsDomain): EventHandler<customers.PasswordResetRequested> {
-  return async ({ payload }, em) => {
-    if (!payload.email) return;
+export function onPasswordResetRequested(domain: NotificationsDomain) {
+  return emailConsumer<customers.PasswordResetRequested>(domain, (payload) => {
+    if (!payload.email) return [];
     let link = payload.resetUrl;
     if (!link) {
       const url = new URL('/my-account/lost-password/', domain.deps.config.SHOP_SITE_URL);
@@ -25,18 +32,19 @@ export function onPasswordResetRequested(domain: NotificationsDomain): EventHand
       url.searchParams.set('login', payload.login);
       link = url.toString();
     }
-    await domain.emails.send(em, 'password_reset', payload.email, {
-      login: payload.login,
-      reset_url: link,
-      expires_at: payload.expiresAt ? payload.expiresAt.toISOString() : '',
-    });
-  };
+    return [
+      {
+        type: 'password_reset',
+        to: payload.email,
+        vars: { login: payload.login, reset_url: link, expires_at: payload.expiresAt ? payload.expiresAt.toISOString() : '' },
+      },
+    ];
+  });
 }
 
 /** customers.erase_requested -> confirmation to the account's address. */
-export function onErasureRequested(domain: NotificationsDomain): EventHandler<customers.ErasureRequested> {
-  return async ({ payload }, em) => {
-    if (!payload.email) return;
-    await domain.emails.send(em, 'erasure_requested', payload.email, { request_id: payload.requestId });
-  };
+export function onErasureRequested(domain: NotificationsDomain) {
+  return emailConsumer<customers.ErasureRequested>(domain, (payload) =>
+    payload.email ? [{ type: 'erasure_requested', to: payload.email, vars: { request_id: payload.requestId } }] : [],
+  );
 }

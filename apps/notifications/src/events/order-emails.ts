@@ -1,6 +1,6 @@
-import type { EventHandler } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { NotificationsDomain } from '../domain';
+import { emailConsumer } from './email-consumer';
 
 type Line = orders.OrderCancelledLine;
 
@@ -13,8 +13,8 @@ function orderUrl(domain: NotificationsDomain, orderId: number): string {
 }
 
 /** orders.order_placed -> "order received" to the customer, "new order" to the store admin. */
-export function onOrderPlaced(domain: NotificationsDomain): EventHandler<orders.OrderPlaced> {
-  return async ({ payload: o }, em) => {
+export function onOrderPlaced(domain: NotificationsDomain) {
+  return emailConsumer<orders.OrderPlaced>(domain, (o) => {
     const vars = {
       order_id: String(o.orderId),
       first_name: o.billingFirstName,
@@ -24,50 +24,71 @@ export function onOrderPlaced(domain: NotificationsDomain): EventHandler<orders.
       payment_method: o.paymentMethod,
       order_url: orderUrl(domain, Number(o.orderId)),
     };
-    await domain.emails.sendAll(em, [
+    return [
       ...(o.billingEmail ? [{ type: 'order_received' as const, to: o.billingEmail, vars }] : []),
       { type: 'admin_new_order' as const, to: domain.deps.config.SHOP_ADMIN_EMAIL, vars },
-    ]);
-  };
+    ];
+  });
 }
 
-export function onOrderPaid(domain: NotificationsDomain): EventHandler<orders.OrderPaid> {
-  return async ({ payload: o }, em) => {
-    if (!o.billingEmail) return;
-    await domain.emails.send(em, 'order_paid', o.billingEmail, {
-      order_id: String(o.orderId),
-      first_name: o.billingFirstName,
-      total: o.total,
-      currency: o.currency,
-      items: itemsText(o.lines),
-      order_url: orderUrl(domain, Number(o.orderId)),
-    });
-  };
+export function onOrderPaid(domain: NotificationsDomain) {
+  return emailConsumer<orders.OrderPaid>(domain, (o) =>
+    o.billingEmail
+      ? [
+          {
+            type: 'order_paid',
+            to: o.billingEmail,
+            vars: {
+              order_id: String(o.orderId),
+              first_name: o.billingFirstName,
+              total: o.total,
+              currency: o.currency,
+              items: itemsText(o.lines),
+              order_url: orderUrl(domain, Number(o.orderId)),
+            },
+          },
+        ]
+      : [],
+  );
 }
 
-export function onOrderCancelled(domain: NotificationsDomain): EventHandler<orders.OrderCancelled> {
-  return async ({ payload: o }, em) => {
-    if (!o.billingEmail) return;
-    await domain.emails.send(em, 'order_cancelled', o.billingEmail, {
-      order_id: String(o.orderId),
-      first_name: o.billingFirstName,
-      total: o.total,
-      currency: o.currency,
-      order_url: orderUrl(domain, Number(o.orderId)),
-    });
-  };
+export function onOrderCancelled(domain: NotificationsDomain) {
+  return emailConsumer<orders.OrderCancelled>(domain, (o) =>
+    o.billingEmail
+      ? [
+          {
+            type: 'order_cancelled',
+            to: o.billingEmail,
+            vars: {
+              order_id: String(o.orderId),
+              first_name: o.billingFirstName,
+              total: o.total,
+              currency: o.currency,
+              order_url: orderUrl(domain, Number(o.orderId)),
+            },
+          },
+        ]
+      : [],
+  );
 }
 
-export function onOrderRefunded(domain: NotificationsDomain): EventHandler<orders.OrderRefunded> {
-  return async ({ payload: o }, em) => {
-    if (!o.billingEmail) return;
-    await domain.emails.send(em, 'order_refunded', o.billingEmail, {
-      order_id: String(o.orderId),
-      first_name: o.billingFirstName,
-      amount: o.amount,
-      currency: o.currency,
-      reason: o.reason,
-      order_url: orderUrl(domain, Number(o.orderId)),
-    });
-  };
+export function onOrderRefunded(domain: NotificationsDomain) {
+  return emailConsumer<orders.OrderRefunded>(domain, (o) =>
+    o.billingEmail
+      ? [
+          {
+            type: 'order_refunded',
+            to: o.billingEmail,
+            vars: {
+              order_id: String(o.orderId),
+              first_name: o.billingFirstName,
+              amount: o.amount,
+              currency: o.currency,
+              reason: o.reason,
+              order_url: orderUrl(domain, Number(o.orderId)),
+            },
+          },
+        ]
+      : [],
+  );
 }

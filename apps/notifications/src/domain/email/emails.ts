@@ -4,7 +4,10 @@ import { activityLogged } from '@storefront/domain-events';
 import {
   deleteEmailLog,
   findEmailLog,
+  inboxHolds,
   insertEmailLogs,
+  insertEmailLogsOnce,
+  type InboxKey,
   listEmailLogs,
   purgeEmailLogs,
 } from '../../persistence/email-logs.repository';
@@ -24,6 +27,19 @@ import {
 } from './types';
 
 const SETTINGS_KEY = 'email_logs';
+
+/** One email an event asks for: its template, recipient and variables. */
+export interface EmailRequest {
+  type: EmailType;
+  to: string;
+  vars: Record<string, string>;
+}
+
+/** Messages sent and their outcomes (errors[i] '' when message i went through). */
+export interface Delivery {
+  messages: readonly OutgoingEmail[];
+  errors: readonly string[];
+}
 export const DEFAULT_EMAIL_LOG_SETTINGS: EmailLogSettings = { retentionDaysSent: 30, retentionDaysFailed: 90 };
 
 /**
@@ -34,19 +50,38 @@ export const DEFAULT_EMAIL_LOG_SETTINGS: EmailLogSettings = { retentionDaysSent:
 export class Emails {
   constructor(private readonly deps: NotificationsDeps) {}
 
-  /** Renders `type` for `to` and sends it, logging the outcome in `em`'s transaction. */
-  async send(em: EntityManager, type: EmailType, to: string, vars: Record<string, string>): Promise<EmailLogEntry> {
-    const [entry] = await this.sendAll(em, [{ type, to, vars }]);
-    return entry!;
+  /**
+   * Renders and sends several emails (one event's), one after the other,
+   * logging every outcome in one statement of `em`'s transaction. `delivered`:
+   * emails `sendOnce` has already sent, whose outcomes are only logged here.
+   */
+  async sendAll(em: EntityManager, emails: readonly EmailRequest[], delivered?: Delivery): Promise<EmailLogEntry[]> {
+    const { messages, errors } = delivered ?? (await this.deliver(this.render(emails)));
+    return this.log(em, messages, errors, 0);
   }
 
   /**
-   * Renders and sends several emails (one event's), one after the other,
-   * logging every outcome in one statement of `em`'s transaction.
+   * An event's emails, sent once per consumer without a transaction held
+   * across the SMTP exchange: a redelivery the inbox already holds sends
+   * nothing; otherwise the emails go out, then one statement records the
+   * event in the inbox with their log entries. Null when that is all; when a
+   * send failed, the delivery, to be logged with `sendAll` in the inbox
+   * transaction (a failure is also an activity-log event, in the outbox).
+   * Two deliveries of one event running at the same time (JetStream's redelivery
+   * after its ack wait) could both send: at least once, as a crash between the
+   * send and the record already allows.
    */
-  async sendAll(em: EntityManager, emails: ReadonlyArray<{ type: EmailType; to: string; vars: Record<string, string> }>): Promise<EmailLogEntry[]> {
+  async sendOnce(emails: readonly EmailRequest[], inbox: InboxKey): Promise<Delivery | null> {
+    if (await inboxHolds(this.deps.db.reader, inbox)) return null;
+    const delivery = await this.deliver(this.render(emails));
+    if (delivery.errors.some(Boolean)) return delivery;
+    await insertEmailLogsOnce(this.deps.db.reader, this.entries(delivery.messages, delivery.errors, 0), inbox);
+    return null;
+  }
+
+  private render(emails: readonly EmailRequest[]): OutgoingEmail[] {
     const { config } = this.deps;
-    const messages = emails.map(({ type, to, vars }): OutgoingEmail => {
+    return emails.map(({ type, to, vars }): OutgoingEmail => {
       const rendered = renderTemplate(this.deps.templates.load(type), {
         store_name: config.SHOP_STORE_NAME,
         site_url: config.SHOP_SITE_URL,
@@ -54,26 +89,32 @@ export class Emails {
       });
       return { type, to, subject: rendered.subject, text: rendered.text, html: rendered.html };
     });
-    return this.deliver(em, messages, 0);
   }
 
-  private async deliver(em: EntityManager, messages: readonly OutgoingEmail[], resentFrom: number): Promise<EmailLogEntry[]> {
+  /** Sends each message in turn; errors[i] is '' when message i went through. */
+  private async deliver(messages: readonly OutgoingEmail[]): Promise<Delivery> {
     const errors: string[] = [];
     for (const message of messages) errors.push(await this.trySend(message));
-    const entries = await insertEmailLogs(
-      em,
-      messages.map((message, i) => ({
-        type: message.type,
-        to: message.to,
-        subject: message.subject,
-        body: message.text,
-        html: message.html,
-        status: errors[i] ? ('failed' as const) : ('sent' as const),
-        error: errors[i]!,
-        resentFrom,
-        sentAt: errors[i] ? null : this.deps.now(),
-      })),
-    );
+    return { messages, errors };
+  }
+
+  private entries(messages: readonly OutgoingEmail[], errors: readonly string[], resentFrom: number) {
+    return messages.map((message, i) => ({
+      type: message.type,
+      to: message.to,
+      subject: message.subject,
+      body: message.text,
+      html: message.html,
+      status: errors[i] ? ('failed' as const) : ('sent' as const),
+      error: errors[i]!,
+      resentFrom,
+      sentAt: errors[i] ? null : this.deps.now(),
+    }));
+  }
+
+  /** Logs the outcomes in `em`'s transaction; each failure is also an activity-log event. */
+  private async log(em: EntityManager, messages: readonly OutgoingEmail[], errors: readonly string[], resentFrom: number): Promise<EmailLogEntry[]> {
+    const entries = await insertEmailLogs(em, this.entries(messages, errors, resentFrom));
     entries.forEach((entry, i) => {
       const error = errors[i];
       if (!error) return;
@@ -121,13 +162,10 @@ export class Emails {
   async resend(id: number): Promise<EmailLogEntry> {
     const original = await this.get(id);
     if (!isEmailType(original.type)) throw notResendable(original.type);
-    const [entry] = await this.deps.db.em().transactional((em) =>
-      this.deliver(
-        em,
-        [{ type: original.type, to: original.to, subject: original.subject, text: original.body, html: original.html }],
-        original.id,
-      ),
-    );
+    const { messages, errors } = await this.deliver([
+      { type: original.type, to: original.to, subject: original.subject, text: original.body, html: original.html },
+    ]);
+    const [entry] = await this.deps.db.em().transactional((em) => this.log(em, messages, errors, original.id));
     return entry!;
   }
 

@@ -1,0 +1,38 @@
+import type { EventEnvelope, EventHandler, EventShortcut } from '@storefront/events';
+import type { NotificationsDomain } from '../domain';
+import type { Delivery, EmailRequest } from '../domain/email/emails';
+
+/** A consumer that turns an event into emails: the handler and the shortcut `ctx.consume` takes. */
+export interface EmailConsumer<T> {
+  handler: EventHandler<T>;
+  shortcut: EventShortcut<T>;
+}
+
+/**
+ * The emails `emailsOf` asks for, sent once per event. The shortcut sends them
+ * with no transaction open and records the event with their log entries in
+ * one statement (Emails.sendOnce). Only when a send failed does the event take
+ * the inbox transaction: the handler then logs that delivery (the failure is
+ * also an activity-log event, in the outbox) without sending again; the
+ * delivery passes from shortcut to handler with the envelope, which both get.
+ */
+export function emailConsumer<T>(domain: NotificationsDomain, emailsOf: (payload: T) => EmailRequest[]): EmailConsumer<T> {
+  const failed = new WeakMap<EventEnvelope<T>, Delivery>();
+  return {
+    shortcut: async (envelope, consumer) => {
+      const emails = emailsOf(envelope.payload);
+      // Nothing to send (no address): decided by the payload alone, so a redelivery decides the same.
+      if (!emails.length) return true;
+      const delivery = await domain.emails.sendOnce(emails, { consumer, eventId: envelope.id });
+      if (!delivery) return true;
+      failed.set(envelope, delivery);
+      return false;
+    },
+    handler: async (envelope, em) => {
+      const emails = emailsOf(envelope.payload);
+      if (!emails.length) return;
+      await domain.emails.sendAll(em, emails, failed.get(envelope));
+      failed.delete(envelope);
+    },
+  };
+}
