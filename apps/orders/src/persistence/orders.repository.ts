@@ -32,34 +32,40 @@ export const T = {
 // a page of N orders costs one round trip and one JSON decode, not 1 + 4N
 // statements or a parse per column.
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
-const LINES = `(select coalesce(json_agg(json_build_object(
+const LINES = (from: string = T.lines) => `(select coalesce(json_agg(json_build_object(
     'id', l.id, 'productId', l.product_id, 'priceId', l.price_id, 'variationId', l.variation_id,
     'name', l.name, 'quantity', l.quantity, 'price', l.price, 'subtotal', l.subtotal, 'discount', l.discount,
     'tax', l.tax, 'total', l.total, 'downloadable', l.downloadable, 'shippingRequired', l.shipping_required,
-    'sku', l.sku, 'metaData', l.meta_data) order by l.id), '[]'::json) from ${T.lines} l where l.order_id = o.id)`;
-const SHIPPING = `(select coalesce(json_agg(json_build_object('id', s.id, 'methodId', s.method_id,
+    'sku', l.sku, 'metaData', l.meta_data) order by l.id), '[]'::json) from ${from} l where l.order_id = o.id)`;
+const SHIPPING = (from: string = T.shipping) => `(select coalesce(json_agg(json_build_object('id', s.id, 'methodId', s.method_id,
     'instanceId', s.instance_id, 'rateId', s.rate_id, 'label', s.label, 'total', s.total, 'totalTax', s.total_tax)
-    order by s.id), '[]'::json) from ${T.shipping} s where s.order_id = o.id)`;
-const COUPONS = `(select coalesce(json_agg(json_build_object('id', c.id, 'code', c.code, 'discount', c.discount)
-    order by c.id), '[]'::json) from ${T.coupons} c where c.order_id = o.id)`;
-const TAXES = `(select coalesce(json_agg(json_build_object('id', t.id, 'rateId', t.rate_id, 'label', t.label,
+    order by s.id), '[]'::json) from ${from} s where s.order_id = o.id)`;
+const COUPONS = (from: string = T.coupons) => `(select coalesce(json_agg(json_build_object('id', c.id, 'code', c.code, 'discount', c.discount)
+    order by c.id), '[]'::json) from ${from} c where c.order_id = o.id)`;
+const TAXES = (from: string = T.taxes) => `(select coalesce(json_agg(json_build_object('id', t.id, 'rateId', t.rate_id, 'label', t.label,
     'compound', t.compound, 'rate', t.rate, 'taxTotal', t.tax_total, 'shippingTaxTotal', t.shipping_tax_total)
-    order by t.id), '[]'::json) from ${T.taxes} t where t.order_id = o.id)`;
+    order by t.id), '[]'::json) from ${from} t where t.order_id = o.id)`;
 
 const SUMMARY_FIELDS = `'id', o.id, 'status', o.status, 'paidStatus', o.paid_status, 'currency', o.currency,
   'customerId', o.customer_id, 'total', o.total, 'itemCount', o.item_count,
   'dateCreated', ${ms('o.date_created')}, 'dateModified', ${ms('o.date_modified')},
   'datePaid', ${ms('o.date_paid')}, 'dateCompleted', ${ms('o.date_completed')}`;
 
-/** The order row `o` as the JSON of an `Order` (addresses, meta and dates still to convert: see mapOrder). */
-const ORDER_JSON = `json_build_object(${SUMMARY_FIELDS},
+/**
+ * The order row `o` as the JSON of an `Order` (addresses, meta and dates still to convert: see mapOrder),
+ * its collections read from their tables, or from other relations (a statement's own inserts, which its
+ * reads of the tables do not see).
+ */
+const orderJson = (from: { lines?: string; shipping?: string; coupons?: string; taxes?: string } = {}) => `json_build_object(${SUMMARY_FIELDS},
   'orderKey', o.order_key, 'checkoutKey', o.checkout_key, 'paymentMethod', o.payment_method,
   'paymentMethodTitle', o.payment_method_title, 'transactionId', o.transaction_id, 'customerNote', o.customer_note,
   'billing', o.billing, 'shipping', o.shipping,
-  'lineItems', ${LINES}, 'shippingLines', ${SHIPPING}, 'couponLines', ${COUPONS}, 'taxLines', ${TAXES},
+  'lineItems', ${LINES(from.lines)}, 'shippingLines', ${SHIPPING(from.shipping)}, 'couponLines', ${COUPONS(from.coupons)},
+  'taxLines', ${TAXES(from.taxes)},
   'subtotal', o.subtotal, 'discountTotal', o.discount_total, 'shippingTotal', o.shipping_total,
   'totalTax', o.total_tax, 'refundedTotal', o.refunded_total, 'metaData', o.meta_data,
   'reservationId', o.reservation_id, 'createdVia', o.created_via, 'couponCodes', o.coupon_codes)`;
+const ORDER_JSON = orderJson();
 const SUMMARY_JSON = `json_build_object(${SUMMARY_FIELDS})`;
 
 type Json = Record<string, any>;
@@ -195,7 +201,8 @@ const TAX_FIELDS = 'rate_id bigint, label varchar, compound boolean, rate varcha
 const names = (fields: string) => fields.split(',').map((f) => f.trim().split(/\s+/)[0]);
 const insertRows = (table: string, fields: string) =>
   `insert into ${table} (order_id, ${names(fields).join(', ')})
-     select o.id, ${names(fields).map((n) => `x.${n}`).join(', ')} from o, ${FROM_JSON(fields)} order by x.ordinality`;
+     select o.id, ${names(fields).map((n) => `x.${n}`).join(', ')} from o, ${FROM_JSON(fields)} order by x.ordinality
+     returning *`;
 
 /**
  * Inserts a whole new order in ONE statement: the row (id drawn first, so its
@@ -228,7 +235,7 @@ export async function insertOrder(
      t as (${insertRows(T.taxes, TAX_FIELDS)}),
      h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
        select o.id, ?, ?, ?, ?, ?, ? from o)
-     select o.id from o`,
+     select ${orderJson({ lines: 'l', shipping: 's', coupons: 'c', taxes: 't' })} as o from o`,
     [
       order.status,
       order.paidStatus,
@@ -302,8 +309,8 @@ export async function insertOrder(
       now,
     ],
   );
-  // The collections written above are not visible to this statement's own reads: the order is read once more.
-  return rows[0] ? findOrder(em, Number(rows[0].id)) : null;
+  // Built from the rows the statement inserted (its reads of the tables would not see them).
+  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
 }
 
 /**

@@ -16,7 +16,8 @@ const storedError = (err: DomainError): StoredError => ({ code: err.code, status
  * The place-order saga (architecture.md "Place order"): reserve stock ->
  * redeem coupons -> create the order -> run the gateway -> record the result ->
  * commit, or compensate (release stock and coupons, order failed). Each step
- * is written to the saga log before it runs; no step runs inside a
+ * is written to the saga log before it runs (`pay` covers recording its
+ * result and committing: both are idempotent); no step runs inside a
  * transaction. `resume` continues a saga from its last logged step (recovery).
  */
 export class CheckoutSaga {
@@ -123,7 +124,8 @@ export class CheckoutSaga {
       message: payment.message || payment.declineReason,
       gatewayTitle: payment.gatewayTitle,
     };
-    await this.step(c, 'record', { plan });
+    // No log entry for `record`: a saga interrupted from here on resumes at `pay`, where payments
+    // replays this attempt's outcome under the same idempotency key, and recording it is idempotent.
     return this.record(c, actor);
   }
 
@@ -244,6 +246,7 @@ export class CheckoutSaga {
         return this.settlePayment(c, actor);
       case 'record':
       case 'commit':
+        // Logged by earlier versions (before `pay` covered recording).
         return this.record(c, actor);
       default:
         await this.step(c, 'compensate');
