@@ -99,7 +99,8 @@ async function main(): Promise<void> {
         const background = idleUsPerMs * (performance.now() - wallBefore);
         result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
         inRound.push(result);
-        process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}\n`);
+        const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU`;
+        process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${figures}\n`);
       }
       results.push(inRound);
     }
