@@ -1,5 +1,7 @@
 import type { orders } from '@storefront/proto/orders';
 import type { NotificationsDomain } from '../domain';
+import type { EmailRequest } from '../domain/email/emails';
+import type { EmailType } from '../domain/email/types';
 import { emailConsumer } from './email-consumer';
 
 type Line = orders.OrderCancelledLine;
@@ -15,80 +17,38 @@ function orderUrl(domain: NotificationsDomain, orderId: number): string {
 /** orders.order_placed -> "order received" to the customer, "new order" to the store admin. */
 export function onOrderPlaced(domain: NotificationsDomain) {
   return emailConsumer<orders.OrderPlaced>(domain, (o) => {
-    const vars = {
-      order_id: String(o.orderId),
-      first_name: o.billingFirstName,
-      total: o.total,
-      currency: o.currency,
-      items: itemsText(o.lines),
-      payment_method: o.paymentMethod,
-      order_url: orderUrl(domain, Number(o.orderId)),
-    };
-    return [
-      ...(o.billingEmail ? [{ type: 'order_received' as const, to: o.billingEmail, vars }] : []),
-      { type: 'admin_new_order' as const, to: domain.deps.config.SHOP_ADMIN_EMAIL, vars },
-    ];
+    const vars = { ...orderVars(domain, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
+    return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
   });
+}
+
+/** The variables every email about an order has. */
+function orderVars(domain: NotificationsDomain, o: { orderId: number; billingFirstName: string; currency: string }) {
+  return {
+    order_id: String(o.orderId),
+    first_name: o.billingFirstName,
+    currency: o.currency,
+    order_url: orderUrl(domain, Number(o.orderId)),
+  };
+}
+
+/** One email of `type` to the order's billing address; none when the order has no address. */
+function toBuyer(o: { billingEmail: string }, type: EmailType, vars: Record<string, string>): EmailRequest[] {
+  return o.billingEmail ? [{ type, to: o.billingEmail, vars }] : [];
 }
 
 export function onOrderPaid(domain: NotificationsDomain) {
   return emailConsumer<orders.OrderPaid>(domain, (o) =>
-    o.billingEmail
-      ? [
-          {
-            type: 'order_paid',
-            to: o.billingEmail,
-            vars: {
-              order_id: String(o.orderId),
-              first_name: o.billingFirstName,
-              total: o.total,
-              currency: o.currency,
-              items: itemsText(o.lines),
-              order_url: orderUrl(domain, Number(o.orderId)),
-            },
-          },
-        ]
-      : [],
+    toBuyer(o, 'order_paid', { ...orderVars(domain, o), total: o.total, items: itemsText(o.lines) }),
   );
 }
 
 export function onOrderCancelled(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderCancelled>(domain, (o) =>
-    o.billingEmail
-      ? [
-          {
-            type: 'order_cancelled',
-            to: o.billingEmail,
-            vars: {
-              order_id: String(o.orderId),
-              first_name: o.billingFirstName,
-              total: o.total,
-              currency: o.currency,
-              order_url: orderUrl(domain, Number(o.orderId)),
-            },
-          },
-        ]
-      : [],
-  );
+  return emailConsumer<orders.OrderCancelled>(domain, (o) => toBuyer(o, 'order_cancelled', { ...orderVars(domain, o), total: o.total }));
 }
 
 export function onOrderRefunded(domain: NotificationsDomain) {
   return emailConsumer<orders.OrderRefunded>(domain, (o) =>
-    o.billingEmail
-      ? [
-          {
-            type: 'order_refunded',
-            to: o.billingEmail,
-            vars: {
-              order_id: String(o.orderId),
-              first_name: o.billingFirstName,
-              amount: o.amount,
-              currency: o.currency,
-              reason: o.reason,
-              order_url: orderUrl(domain, Number(o.orderId)),
-            },
-          },
-        ]
-      : [],
+    toBuyer(o, 'order_refunded', { ...orderVars(domain, o), amount: o.amount, reason: o.reason }),
   );
 }
