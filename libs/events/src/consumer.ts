@@ -6,6 +6,12 @@ import { envelopeFromHeaders, type EventEnvelope } from './envelope';
 import type { EventTransport, StopConsuming, TransportMessage } from './transport';
 import { runWithTraceparent, SpanKind, type Tracing } from '@storefront/telemetry';
 
+/** A consumer's record of having handled an event: its inbox row's key. */
+export interface InboxKey {
+  consumer: string;
+  eventId: string;
+}
+
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
 
 /**

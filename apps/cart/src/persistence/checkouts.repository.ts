@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
@@ -163,7 +164,7 @@ export async function touchCheckoutCart(em: EntityManager, cartId: string, draft
  * a redelivery finds the event handled. When one does, nothing is recorded
  * (the consumer's transaction completes it).
  */
-export async function recordIfNoActionCheckout(reader: Reader, orderId: number, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+export async function recordIfNoActionCheckout(reader: Reader, orderId: number, inbox: InboxKey): Promise<boolean> {
   const rows = await reader.query<{ waiting: boolean }>(
     `with waiting as (
        select 1 from ${T.checkouts} where order_id = ? and kind = 'place' and status = 'action' limit 1

@@ -9,6 +9,9 @@ export interface SqlFragment {
   params: unknown[];
 }
 
+/** The clause of a list filtered by status alone (every other filter adds to it). */
+export const STATUS_ONLY = 'where status in (?)';
+
 export function postWhere(q: PostListQuery, extra: SqlFragment[] = []): SqlFragment {
   const parts: string[] = ['status in (?)'];
   const params: unknown[] = [q.statuses];

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PostListQuery } from './post-list-query';
 import type { ProductDetails } from './product-read-model';
 import { Product } from './entities';
-import { postOrder, postWhere, type SqlFragment } from './post-list';
+import { postOrder, postWhere, STATUS_ONLY, type SqlFragment } from './post-list';
 import { readProductListPage, readProductsByIds, viaEntityManager, type ProductListPage, type SqlRunner } from './product-read';
 import { T } from './sql';
 
@@ -38,9 +38,7 @@ export async function listProductKeys(
   ]);
   // Filtered by status alone (the storefront's default list): the total comes from the counters a
   // trigger keeps (product_counts, at most 8 rows per status), not from counting the rows.
-  const statusOnly = !q.search && !q.slugs.length && !q.include.length && !q.exclude.length &&
-    !q.categories.length && !q.categoriesExclude.length && !q.tags.length && !q.tagsExclude.length;
-  const total = statusOnly
+  const total = where.sql === STATUS_ONLY
     ? { sql: `select coalesce(sum(n), 0) as total from ${T.productCounts} where status in (?)`, params: [q.statuses] }
     : undefined;
   return readProductListPage(run, where, postOrder(q), q.perPage, (q.page - 1) * q.perPage, withDocuments, total);

@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import { Reservation, ReservationLine } from './entities';
@@ -183,7 +184,7 @@ export async function commitAndRecordHandled(
   reader: Reader,
   reservationId: string,
   now: Date,
-  inbox: { consumer: string; eventId: string },
+  inbox: InboxKey,
 ): Promise<boolean> {
   const rows = await reader.query<{ committed: boolean }>(
     `with u as (

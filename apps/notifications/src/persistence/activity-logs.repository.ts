@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from './activity-records';
@@ -49,7 +50,7 @@ export async function insertActivityLogOnce(
   reader: Reader,
   settingsKey: string,
   entry: Omit<ActivityLogEntry, 'id' | 'createdAt'>,
-  inbox: { consumer: string; eventId: string },
+  inbox: InboxKey,
 ): Promise<void> {
   await reader.query(
     `with handled as (

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { InboxKey } from '@storefront/events';
 import { escapeLike, type Reader } from '@storefront/persistence';
 import type { EmailLogEntry, EmailLogQuery } from './email-records';
 
@@ -37,12 +38,6 @@ export async function insertEmailLogs(
   return rows.map(toEntry).sort((a, b) => a.id - b.id);
 }
 
-/** An event consumer's inbox key: the consumer's name and the event id. */
-export interface InboxKey {
-  consumer: string;
-  eventId: string;
-}
-
 /** Whether the consumer has recorded the event already (a redelivery). */
 export async function inboxHolds(reader: Reader, inbox: InboxKey): Promise<boolean> {
   const rows = await reader.query(`select 1 from "notifications"."inbox" where consumer = ? and event_id = ?`, [inbox.consumer, inbox.eventId]);
@@ -51,28 +46,24 @@ export async function inboxHolds(reader: Reader, inbox: InboxKey): Promise<boole
 
 /**
  * Records the event in the inbox and, only when it was not there yet, the log
- * entries (in the given order): one statement, one transaction. False when
- * another delivery of the event recorded it first.
+ * entries (in the given order): one statement, one transaction.
  */
 export async function insertEmailLogsOnce(
   reader: Reader,
   entries: ReadonlyArray<Omit<EmailLogEntry, 'id' | 'createdAt'>>,
   inbox: InboxKey,
-): Promise<boolean> {
-  const rows = await reader.query<{ fresh: boolean }>(
+): Promise<void> {
+  await reader.query(
     `with handled as (
        insert into "notifications"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
        on conflict do nothing returning 1
-     ), logged as (
-       insert into ${T} ("type", "to", "subject", "body", "html", "status", "error", "resent_from", "sent_at")
-       select e."type", e."to", e.subject, e.body, e.html, e.status, e.error, e.resent_from, e.sent_at
-       from jsonb_to_recordset(?::jsonb) as e("type" text, "to" text, subject text, body text, html text,
-         status text, error text, resent_from bigint, sent_at timestamptz, ord int)
-       where exists (select 1 from handled)
-       order by e.ord
-       returning 1
      )
-     select exists (select 1 from handled) as fresh`,
+     insert into ${T} ("type", "to", "subject", "body", "html", "status", "error", "resent_from", "sent_at")
+     select e."type", e."to", e.subject, e.body, e.html, e.status, e.error, e.resent_from, e.sent_at
+     from jsonb_to_recordset(?::jsonb) as e("type" text, "to" text, subject text, body text, html text,
+       status text, error text, resent_from bigint, sent_at timestamptz, ord int)
+     where exists (select 1 from handled)
+     order by e.ord`,
     [
       inbox.consumer,
       inbox.eventId,
@@ -92,7 +83,6 @@ export async function insertEmailLogsOnce(
       ),
     ],
   );
-  return rows[0]?.fresh === true;
 }
 
 export async function listEmailLogs(em: EntityManager, q: EmailLogQuery): Promise<{ entries: EmailLogEntry[]; total: number }> {

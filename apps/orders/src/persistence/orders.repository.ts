@@ -120,7 +120,6 @@ function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
   return JSON.stringify(metaValue(list));
 }
 
-/** A json column: the pg driver parses it; a raw string is parsed here. */
 /** A json column as pg hands it over (text when the type parser is not set) -> its value. */
 export const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
 const dateOrNull = (value: number | null): Date | null => (value === null ? null : new Date(value));
@@ -499,11 +498,6 @@ const SORT: Record<OrderListQuery['orderby'], string> = {
   status: 'o.status',
 };
 
-/**
- * A page of whole orders and the total: one statement reads the page's ids,
- * their row versions and the total; a second one, only when `documents` does
- * not hold some of those orders at those versions, reads them whole.
- */
 /** An order of a page and the version of its row (`xmin`) the page was read at. */
 export type OrderVersion = readonly [id: number, version: string];
 

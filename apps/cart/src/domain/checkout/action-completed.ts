@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clearPlacedCart } from '../../persistence/carts.repository';
 import { completeActionCheckout, recordIfNoActionCheckout } from '../../persistence/checkouts.repository';
@@ -19,6 +20,6 @@ export async function onOrderPaid(deps: CartDeps, em: EntityManager, orderId: nu
  * records the event as handled. False when a checkout waits (onOrderPaid runs
  * in the consumer's transaction).
  */
-export function nothingWaitsOnOrder(deps: CartDeps, orderId: number, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+export function nothingWaitsOnOrder(deps: CartDeps, orderId: number, inbox: InboxKey): Promise<boolean> {
   return recordIfNoActionCheckout(deps.db.reader, orderId, inbox);
 }

@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalidParams, notFound } from '@storefront/errors';
 import { Reservation } from '../../persistence/entities';
@@ -121,7 +122,7 @@ export class Reservations {
    * statement; false for an expired or released one (the consumer runs
    * commitPaidOrder, which takes the units again).
    */
-  commitForPaidEvent(reservationId: string, inbox: { consumer: string; eventId: string }): Promise<boolean> {
+  commitForPaidEvent(reservationId: string, inbox: InboxKey): Promise<boolean> {
     return commitAndRecordHandled(this.deps.db.reader, reservationId, this.deps.now(), inbox);
   }
 

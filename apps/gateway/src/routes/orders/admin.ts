@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { badRequest, invalidParams } from '@storefront/errors';
+import type { orders } from '@storefront/proto/orders';
 import type { OrdersClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { registerBatchRoute } from '../../http/batch';
-import type { orders } from '@storefront/proto/orders';
 import { baseUrl } from '../../http/links';
 import { paginationHeaders } from '../../http/pagination';
 import { sendConditional } from '../../http/response-cache';

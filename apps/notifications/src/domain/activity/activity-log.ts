@@ -1,3 +1,4 @@
+import type { InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { common } from '@storefront/proto';
 import {
@@ -30,7 +31,7 @@ export class ActivityLog {
    * it also records the event in the consumer's inbox (`inbox`), so a
    * redelivered event writes nothing. Nothing when logging is off.
    */
-  async recordOnce(entry: common.ActivityLogged, fallbackSource: string, inbox: { consumer: string; eventId: string }): Promise<void> {
+  async recordOnce(entry: common.ActivityLogged, fallbackSource: string, inbox: InboxKey): Promise<void> {
     await insertActivityLogOnce(this.deps.db.reader, SETTINGS_KEY, toEntry(entry, fallbackSource), inbox);
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '@storefront/events';
+import { recordEvent, type InboxKey } from '@storefront/events';
 import { activityLogged } from '@storefront/domain-events';
 import {
   deleteEmailLog,
@@ -7,7 +7,6 @@ import {
   inboxHolds,
   insertEmailLogs,
   insertEmailLogsOnce,
-  type InboxKey,
   listEmailLogs,
   purgeEmailLogs,
 } from '../../persistence/email-logs.repository';
