@@ -74,20 +74,29 @@ export async function seedCatalog(platform: Platform, caller: CallerContext, cou
     ids.push(...created.map((c) => c.product!.id));
   }
   channel.close();
-  if (databaseUrl) await vacuumAfterBulkLoad(databaseUrl);
+  if (databaseUrl) await vacuumAnalyze(databaseUrl);
   return ids;
 }
 
 /**
- * The state autovacuum leaves tables in within a minute of a bulk insert:
- * visibility map set (counts and page keys read the index only), statistics
- * current, the counters' dead row versions (one per copied order) gone.
+ * The state autovacuum leaves tables in within a minute of a bulk insert or a
+ * burst of writes: visibility map set (counts and page keys read the index
+ * only), statistics current, dead row versions (counters, outbox) gone.
  */
-async function vacuumAfterBulkLoad(databaseUrl: string): Promise<void> {
+export async function vacuumAnalyze(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, (client) => client.query('vacuum analyze'));
+}
+
+/** Whether the server runs autovacuum (production does; a CI machine's may not). */
+export async function autovacuumRuns(databaseUrl: string): Promise<boolean> {
+  return withClient(databaseUrl, async (client) => (await client.query('show autovacuum')).rows[0].autovacuum === 'on');
+}
+
+async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('vacuum analyze');
+    return await use(client);
   } finally {
     await client.end();
   }
@@ -195,5 +204,5 @@ export async function seedOrders(platform: Platform, ordersDatabaseUrl: string, 
   } finally {
     await client.end();
   }
-  await vacuumAfterBulkLoad(ordersDatabaseUrl);
+  await vacuumAnalyze(ordersDatabaseUrl);
 }
