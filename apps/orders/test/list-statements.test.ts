@@ -3,7 +3,7 @@ import pg from 'pg';
 import { anonymousCaller, bindClient, openChannel, type Channel } from '@storefront/grpc-client';
 import { orders } from '@storefront/proto/orders';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
-import { statementsOf as countStatements } from '@storefront/testing';
+import { statementsOf as countStatements, statementsSent } from '@storefront/testing';
 import { ordersService } from '../src/service';
 
 /** Statements over the order tables (not the outbox relay's or health checks'). */
@@ -29,28 +29,30 @@ beforeAll(async () => {
   checkout = bindClient(channel, orders.OrderCheckoutServiceService);
   admin = bindClient(channel, orders.OrderAdminServiceService);
   mine = bindClient(channel, orders.CustomerOrderServiceService);
-  for (let i = 0; i < 120; i++) {
-    await checkout.createOrder(
-      orders.CreateOrderRequest.fromPartial({
-        checkoutKey: `k${i}`,
-        status: 'pending_payment',
-        customerId: CUSTOMER,
-        currency: 'USD',
-        lineItems: [1, 2, 3].map((n) => ({ productId: n, priceId: n, name: `P${n}`, quantity: n, price: '1.00', subtotal: `${n}.00`, total: `${n}.00` })),
-        shippingLines: [{ methodId: 'flat_rate', instanceId: 1, rateId: 'flat_rate:1', label: 'Flat', total: '1.00', totalTax: '0.00' }],
-        taxLines: [{ rateId: 1, label: 'Tax', rate: '0.0000', taxTotal: '0.00', shippingTaxTotal: '0.00' }],
-        subtotal: '6.00',
-        shippingTotal: '1.00',
-        total: '7.00',
-      }),
-      anonymousCaller('seed'),
-    );
-  }
+  for (let i = 0; i < 120; i++) await createOrder(`k${i}`, CUSTOMER);
 }, 120_000);
 afterAll(async () => {
   channel?.close();
   await service?.stop();
 }, 60_000);
+
+function createOrder(checkoutKey: string, customerId: number) {
+  return checkout.createOrder(
+    orders.CreateOrderRequest.fromPartial({
+      checkoutKey,
+      status: 'pending_payment',
+      customerId,
+      currency: 'USD',
+      lineItems: [1, 2, 3].map((n) => ({ productId: n, priceId: n, name: `P${n}`, quantity: n, price: '1.00', subtotal: `${n}.00`, total: `${n}.00` })),
+      shippingLines: [{ methodId: 'flat_rate', instanceId: 1, rateId: 'flat_rate:1', label: 'Flat', total: '1.00', totalTax: '0.00' }],
+      taxLines: [{ rateId: 1, label: 'Tax', rate: '0.0000', taxTotal: '0.00', shippingTaxTotal: '0.00' }],
+      subtotal: '6.00',
+      shippingTotal: '1.00',
+      total: '7.00',
+    }),
+    anonymousCaller('seed'),
+  );
+}
 
 const statementsOf = (work: () => Promise<unknown>) => countStatements(ORDER_TABLES, work);
 
@@ -191,5 +193,25 @@ describe('list totals', () => {
     const o = res.orders[0];
     expect(o).toMatchObject({ status: expect.any(String), currency: 'USD', total: '7.00', itemCount: 6, lineItems: [], orderKey: '' });
     expect(o.dateCreated).toBeInstanceOf(Date);
+  });
+});
+
+describe("the customer's page", () => {
+  it("reads the customer's index, not the date index past other customers' newer orders", async () => {
+    // Guests' orders, all newer than the customer's, the customer holding most orders: walking the date
+    // index backwards and filtering looks as cheap to the planner as the customer's index, and is not.
+    for (let i = 0; i < 40; i++) await createOrder(`guest-${i}`, 0);
+    const db = new pg.Client({ connectionString: service.env.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query('analyze orders.orders');
+      const sent = await statementsSent(ORDER_TABLES, () => mine.listMyOrders({ page: 1, perPage: 10, statuses: [] }, customerCaller));
+      expect(sent).toHaveLength(1);
+      const plan = JSON.stringify((await db.query(`explain (format json) ${sent[0].text}`, sent[0].values)).rows);
+      expect(plan).toContain('orders_customer_date_idx');
+      expect(plan).not.toContain('orders_date_id_idx');
+    } finally {
+      await db.end();
+    }
   });
 });

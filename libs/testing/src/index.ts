@@ -2,4 +2,4 @@ export { TEST_DATABASE_URL, TEST_NATS_URL, createTestDatabase, type TestDatabase
 export { createTestEvents, type TestEvents } from './events';
 export { silentLogger } from './logger';
 export { waitFor } from './wait-for';
-export { statementsOf } from './statements';
+export { statementsOf, statementsSent, type SentStatement } from './statements';
