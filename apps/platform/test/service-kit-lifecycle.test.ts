@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Type } from 'typebox';
 import { DomainError, notFound } from '@storefront/errors';
+import { connectivityState } from '@grpc/grpc-js';
 import { anonymousCaller, bindClient, openChannel } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto/customers';
 import { health } from '@storefront/proto';
@@ -94,5 +95,30 @@ describe('a service started with the kit', () => {
     await admin.end();
     await service.health.refresh();
     expect(service.health.status).toBe('SERVING');
+  });
+  it('closes client connections after GRPC_MAX_CONNECTION_AGE_MS; calls go on over a new connection', async () => {
+    const service = await startTestService(echo, { env: { GRPC_MAX_CONNECTION_AGE_MS: '1000' } });
+    cleanups.push(() => service.stop());
+    const channel = openChannel('echo', service.address, 2000);
+    cleanups.push(async () => channel.close());
+    const settings = bindClient(channel, customers.SettingsServiceService);
+    const grpcChannel = channel.client.getChannel();
+    const states: connectivityState[] = [];
+    const watch = (state: connectivityState) =>
+      grpcChannel.watchConnectivityState(state, Date.now() + 60_000, () => {
+        const next = grpcChannel.getConnectivityState(false);
+        states.push(next);
+        if (next !== connectivityState.SHUTDOWN) watch(next);
+      });
+    watch(grpcChannel.getConnectivityState(true));
+    let calls = 0;
+    // Calls for a little over three connection ages (the server adds up to 10 % jitter to each): none fails.
+    for (const end = Date.now() + 3_500; Date.now() < end; calls++) {
+      await settings.getStoreSettings({}, anonymousCaller('t'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(calls).toBeGreaterThan(20);
+    // Each closed connection leaves the channel idle until the next call connects again.
+    expect(states.filter((s) => s === connectivityState.READY).length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -35,6 +35,8 @@ export const BaseConfigSchema = Type.Object({
   ...RuntimeConfigSchema.properties,
   GRPC_HOST: Type.String({ default: '0.0.0.0' }),
   GRPC_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 50051 }),
+  /** A client connection is closed after this long (30 s grace for calls in flight) so clients resolve the Service again. */
+  GRPC_MAX_CONNECTION_AGE_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /** Create the database on boot when it is missing (development and tests). */
   DATABASE_CREATE: Type.Boolean({ default: false }),

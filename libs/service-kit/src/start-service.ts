@@ -72,7 +72,13 @@ export async function startService<S extends TObject>(
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
 
-    const server = new Server();
+    const server = new Server({
+      // Clients spread calls over the addresses a headless Service resolves to when they connect; closing each
+      // connection after a while (in-flight calls get the grace period) makes them resolve again, so replicas
+      // added by a scale-up receive calls too.
+      'grpc.max_connection_age_ms': config.GRPC_MAX_CONNECTION_AGE_MS,
+      'grpc.max_connection_age_grace_ms': 30_000,
+    });
     const health = new HealthReporter(
       [
         { name: 'database', critical: true, check: () => db.ping().then(() => true) },

@@ -45,7 +45,14 @@ export type CartLine = InferEntity<typeof CartLine>;
 export const Checkout = defineEntity({
   name: 'Checkout',
   tableName: 'checkouts',
-  indexes: [{ name: 'checkouts_status_updated_idx', properties: ['status', 'updatedAt'] }],
+  indexes: [
+    { name: 'checkouts_status_updated_idx', properties: ['status', 'updatedAt'] },
+    // An order's placements, newest first: every order_paid asks whether one waits on its action step.
+    {
+      name: 'checkouts_place_order_idx',
+      expression: `create index "checkouts_place_order_idx" on "cart"."checkouts" ("order_id", "created_at" desc) where "kind" = 'place'`,
+    },
+  ],
   uniques: [{ name: 'checkouts_checkout_key_key', properties: ['checkoutKey'] }],
   properties: {
     id: p.string().length(36).primary(),

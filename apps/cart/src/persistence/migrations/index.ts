@@ -1,4 +1,5 @@
 import { initial } from './0001-initial';
+import { placeOrderIndex } from './0002-place-order-index';
 
 /** Every migration of the cart schema, in order. Append; never edit a released one. */
-export const migrations = [initial];
+export const migrations = [initial, placeOrderIndex];
