@@ -94,7 +94,7 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
       nonces: new Nonces(secret),
       cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
       site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS, logger),
-      responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES),
+      responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES, config.RESPONSE_CACHE_MAX_BYTES),
     };
     const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
     runtime.onShutdown(async () => unsubscribers.forEach((stop) => stop()));

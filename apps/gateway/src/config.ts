@@ -25,8 +25,10 @@ export const GatewayConfigSchema = Type.Object({
   PRINCIPAL_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   /** How long site options (site URL for links) stay cached; the update event evicts them at once. */
   SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
-  /** Rendered responses kept for conditional reads (guests' product reads); 0 turns the cache off. */
+  /** Rendered responses kept for conditional reads (product reads, admin order pages); 0 turns the cache off. */
   RESPONSE_CACHE_ENTRIES: Type.Integer({ minimum: 0, default: 500 }),
+  /** The response cache's bound in bytes of bodies held (besides RESPONSE_CACHE_ENTRIES). */
+  RESPONSE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 32 * 1024 * 1024 }),
   /** Public root URL of the API (`_links`, `Link` headers); default: the listen address. Never taken from Host. */
   SHOP_SITE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   /** Trust X-Forwarded-* from this proxy list (Fastify trustProxy syntax); unset = trust none. */

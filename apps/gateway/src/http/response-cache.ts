@@ -7,11 +7,24 @@ export interface CachedResponse {
   headers: Record<string, string>;
 }
 
-/** Least-recently-used cache of rendered responses, bounded by entry count. */
+/**
+ * Least-recently-used cache of rendered responses, bounded by entry count and
+ * by the bytes of the bodies it holds (an admin order page of 100 whole orders
+ * weighs as much as hundreds of product pages, and the heap is small).
+ */
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** The bytes of the bodies held. */
+  get size(): number {
+    return this.bytes;
+  }
 
   get(key: string): CachedResponse | undefined {
     const entry = this.entries.get(key);
@@ -23,10 +36,19 @@ export class ResponseCache {
   }
 
   set(key: string, entry: CachedResponse): void {
-    if (this.maxEntries <= 0) return;
-    this.entries.delete(key);
+    this.delete(key);
+    // A body over a quarter of the budget would evict most of the cache for one entry: not kept.
+    if (this.maxEntries <= 0 || entry.body.length > this.maxBytes / 4) return;
     this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += entry.body.length;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.delete(this.entries.keys().next().value!);
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
   }
 }
 
