@@ -12,6 +12,23 @@ export interface InboxKey {
   eventId: string;
 }
 
+/**
+ * The CTE `<name> as (insert into "<schema>"."inbox" ...)` recording a handled
+ * event in the statement that does its work: it returns a row only when the
+ * event is new (a redelivery, or a concurrent duplicate once the first
+ * commits, inserts nothing). With `when`, the event is recorded only if that
+ * condition holds. Its parameters, in order: `inboxParams(key)`, then those of
+ * `when`.
+ */
+export function inboxInsert(schema: string, name: string, when?: string): string {
+  return `${name} as (
+       insert into "${schema}"."inbox" (consumer, event_id, handled_at) select ?, ?, now()${when ? ` where ${when}` : ''}
+       on conflict do nothing returning 1
+     )`;
+}
+
+export const inboxParams = (key: InboxKey): [string, string] => [key.consumer, key.eventId];
+
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
 
 /**
@@ -88,11 +105,7 @@ export async function consumeEvent<T>(options: {
         return;
       }
       await orm.em.fork().transactional(async (em) => {
-        const fresh = await em.execute(
-          `insert into "${schema}"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
-           on conflict do nothing returning event_id`,
-          [consumer, envelope.id],
-        );
+        const fresh = await em.execute(`with ${inboxInsert(schema, 'handled')} select 1 from handled`, inboxParams({ consumer, eventId: envelope.id }));
         if (!fresh.length) {
           logger.debug({ consumer, eventId: envelope.id }, 'duplicate event ignored');
           return;

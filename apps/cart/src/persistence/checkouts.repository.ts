@@ -1,4 +1,4 @@
-import type { InboxKey } from '@storefront/events';
+import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { CheckoutPlan, CheckoutRecord, CheckoutStatus } from './checkout-record';
@@ -169,12 +169,9 @@ export async function recordIfNoActionCheckout(reader: Reader, orderId: number, 
     `with waiting as (
        select 1 from ${T.checkouts} where order_id = ? and kind = 'place' and status = 'action' limit 1
      ),
-     handled as (
-       insert into "cart"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
-       where not exists (select 1 from waiting) on conflict do nothing
-     )
+     ${inboxInsert('cart', 'handled', 'not exists (select 1 from waiting)')}
      select exists (select 1 from waiting) as waiting`,
-    [orderId, inbox.consumer, inbox.eventId],
+    [orderId, ...inboxParams(inbox)],
   );
   return rows[0]?.waiting === false;
 }

@@ -1,4 +1,4 @@
-import type { InboxKey } from '@storefront/events';
+import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import { Reservation, ReservationLine } from './entities';
@@ -194,10 +194,9 @@ export async function commitAndRecordHandled(
        select exists (select 1 from u)
          or coalesce((select status from ${T.reservations} where id = ? for share) = 'committed', false) as committed
      ),
-     i as (insert into "catalog"."inbox" (consumer, event_id, handled_at) select ?, ?, now()
-           where (select committed from c) on conflict do nothing)
+     ${inboxInsert('catalog', 'i', '(select committed from c)')}
      select committed from c`,
-    [now, reservationId, reservationId, inbox.consumer, inbox.eventId],
+    [now, reservationId, reservationId, ...inboxParams(inbox)],
   );
   return rows[0]?.committed === true;
 }

@@ -1,4 +1,4 @@
-import type { InboxKey } from '@storefront/events';
+import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import type { ActivityLogEntry, ActivityLogQuery, LogStatus } from './activity-records';
@@ -53,16 +53,12 @@ export async function insertActivityLogOnce(
   inbox: InboxKey,
 ): Promise<void> {
   await reader.query(
-    `with handled as (
-       insert into "notifications"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
-       on conflict do nothing returning 1
-     )
+    `with ${inboxInsert('notifications', 'handled')}
      insert into ${T} ("status", "source", "message", "context", "customer_id", "order_id")
      select ?, ?, ?, ?::jsonb, ?, ? from handled
      where coalesce((select ("value"->>'enabled')::boolean from "notifications"."settings" where "key" = ?), true)`,
     [
-      inbox.consumer,
-      inbox.eventId,
+      ...inboxParams(inbox),
       entry.status,
       entry.source,
       entry.message,

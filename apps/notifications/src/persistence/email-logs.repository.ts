@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { InboxKey } from '@storefront/events';
+import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import { escapeLike, type Reader } from '@storefront/persistence';
 import type { EmailLogEntry, EmailLogQuery } from './email-records';
 
@@ -40,7 +40,7 @@ export async function insertEmailLogs(
 
 /** Whether the consumer has recorded the event already (a redelivery). */
 export async function inboxHolds(reader: Reader, inbox: InboxKey): Promise<boolean> {
-  const rows = await reader.query(`select 1 from "notifications"."inbox" where consumer = ? and event_id = ?`, [inbox.consumer, inbox.eventId]);
+  const rows = await reader.query(`select 1 from "notifications"."inbox" where consumer = ? and event_id = ?`, inboxParams(inbox));
   return rows.length > 0;
 }
 
@@ -54,10 +54,7 @@ export async function insertEmailLogsOnce(
   inbox: InboxKey,
 ): Promise<void> {
   await reader.query(
-    `with handled as (
-       insert into "notifications"."inbox" (consumer, event_id, handled_at) values (?, ?, now())
-       on conflict do nothing returning 1
-     )
+    `with ${inboxInsert('notifications', 'handled')}
      insert into ${T} ("type", "to", "subject", "body", "html", "status", "error", "resent_from", "sent_at")
      select e."type", e."to", e.subject, e.body, e.html, e.status, e.error, e.resent_from, e.sent_at
      from jsonb_to_recordset(?::jsonb) as e("type" text, "to" text, subject text, body text, html text,
@@ -65,8 +62,7 @@ export async function insertEmailLogsOnce(
      where exists (select 1 from handled)
      order by e.ord`,
     [
-      inbox.consumer,
-      inbox.eventId,
+      ...inboxParams(inbox),
       JSON.stringify(
         entries.map((e, ord) => ({
           ord,
