@@ -105,7 +105,7 @@ async function main(): Promise<void> {
         const background = idleUsPerMs * (performance.now() - wallBefore);
         result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
         inRound.push(result);
-        const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
+        const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU, process heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
         process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${figures}\n`);
       }
       results.push(inRound);

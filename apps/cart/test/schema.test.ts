@@ -23,7 +23,7 @@ describe('cart schema', () => {
 
 describe("an order's placement", () => {
   it('is found through an index, not by reading every checkout (each order_paid asks)', async () => {
-    const sent = await statementsSent(/"cart"\."checkouts"/, async () => {
+    const sent = await statementsSent(/kind = 'place'/, async () => {
       await recordIfNoActionCheckout(service.db.reader, 1, { consumer: 'schema-test', eventId: randomUUID() });
       await findCheckoutByOrder(service.db.orm.em.fork(), 1);
     });

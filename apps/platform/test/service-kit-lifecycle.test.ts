@@ -118,7 +118,7 @@ describe('a service started with the kit', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(calls).toBeGreaterThan(20);
-    // Each closed connection leaves the channel idle until the next call connects again.
+    // Each closed connection is replaced by a new one (READY again).
     expect(states.filter((s) => s === connectivityState.READY).length).toBeGreaterThanOrEqual(3);
   });
 });
