@@ -583,14 +583,15 @@ async function listPage(reader: Reader, q: OrderListQuery, json: string): Promis
   }
   const whereSql = where.length ? `where ${where.join(' and ')}` : '';
   const dir = q.order === 'asc' ? 'asc' : 'desc';
-  const orderSql = `order by ${SORT[q.orderby]} ${dir}${q.orderby === 'id' ? '' : `, o.id ${dir}`}`;
+  const sortKeys = `${SORT[q.orderby]} ${dir}${q.orderby === 'id' ? '' : `, o.id ${dir}`}`;
+  const orderSql = `order by ${sortKeys}`;
   // One customer's page reads the customer's index in order. Sorted by date alone, the planner may walk the
   // date index backwards and filter, past every newer order of other customers (guests' orders all newer than
   // a regular's: 1,500 rows for a page of 10). With the customer first in the sort only the customer's index
   // gives the order: (customer_id, date_created, id) read either way, or (customer_id, id desc), whose customer
   // runs opposite to its id.
   const customerDir = q.orderby !== 'id' ? dir : dir === 'asc' ? 'desc' : 'asc';
-  const pageOrderSql = q.customerId ? orderSql.replace('order by ', `order by o.customer_id ${customerDir}, `) : orderSql;
+  const pageOrderSql = q.customerId ? `order by o.customer_id ${customerDir}, ${sortKeys}` : orderSql;
   const offset = q.offset > 0 ? q.offset : (q.page - 1) * q.perPage;
   const byCounters = where.length === counted;
   const total = byCounters

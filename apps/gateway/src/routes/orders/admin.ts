@@ -6,6 +6,7 @@ import type { OrdersClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { registerBatchRoute } from '../../http/batch';
 import { baseUrl } from '../../http/links';
+import { trimsMeta } from '../../http/meta-trim';
 import { paginationHeaders } from '../../http/pagination';
 import { sendConditional } from '../../http/response-cache';
 import { errorResponses } from '../../http/responses';
@@ -45,8 +46,6 @@ const ListQuery = Type.Object({
   context: Context,
   ...MetaTrimming,
 });
-
-const META_TRIMMING_KEYS = ['include_meta', 'include_meta[]', 'exclude_meta', 'exclude_meta[]'];
 
 const ReadQuery = Type.Object({ context: Context, ...MetaTrimming });
 const DeleteQuery = Type.Object({ force: Force('Ignored: orders are always deleted permanently.') });
@@ -191,8 +190,7 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
         headers: paginationHeaders(request, { total: result.total, page: q.page, perPage: q.per_page }),
       });
       // Meta trimming works on the response object, not stored bytes: such reads are rendered each time.
-      const raw = request.query as Record<string, unknown>;
-      if (META_TRIMMING_KEYS.some((key) => raw[key] !== undefined)) {
+      if (trimsMeta(request.query)) {
         const { body, headers } = render(await list(''));
         reply.headers(headers);
         return body;
