@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startService } from '@storefront/service-kit';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
-import { createTestEvents, silentLogger, waitFor, type TestEvents } from '@storefront/testing';
+import { createTestEvents, silentLogger, statementsSent, waitFor, type TestEvents } from '@storefront/testing';
 import { connectJetStream, type EventTransport } from '@storefront/events';
 import { activityLogged } from '@storefront/domain-events';
 import { payments } from '@storefront/proto/payments';
@@ -76,6 +76,23 @@ describe('ProcessPayment', () => {
       `select "amount_minor", "currency", "outcome" from "payments"."payment_attempts" where "order_id" = 102`,
     );
     expect(rows).toEqual([{ amount_minor: '123450', currency: 'USD', outcome: 'on_hold' }]);
+  });
+
+  it('an offline gateway settles in the process: its attempt is one statement, written with the outcome', async () => {
+    const request = paymentRequest({ orderId: 150, gatewayId: 'cod', paymentPayloadJson: '', idempotencyKey: 'offline-150' });
+    let first: payments.ProcessPaymentResponse | undefined;
+    const sent = await statementsSent(/payment_attempts/, async () => {
+      first = await grpc.payments.processPayment(request, guest());
+    });
+    expect(sent.map((s) => s.text.trim().split(/\s+/)[0])).toEqual(['with']);
+    const rows = await service.db.em().execute<{ outcome: string; transaction_id: string; message: string }[]>(
+      `select "outcome", "transaction_id", "message" from "payments"."payment_attempts" where "order_id" = 150`,
+    );
+    expect(rows).toEqual([{ outcome: 'paid', transaction_id: first!.transactionId, message: 'Pay with cash upon delivery.' }]);
+    // A retry replays that attempt: the same transaction, no second row.
+    const again = await grpc.payments.processPayment(request, guest());
+    expect(again).toMatchObject({ replayed: true, transactionId: first!.transactionId });
+    expect(await count(`select count(*) as n from "payments"."payment_attempts" where "order_id" = 150`)).toBe(1);
   });
 
   it('a zero-decimal currency is kept in its own minor units', async () => {

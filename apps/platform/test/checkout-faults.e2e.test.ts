@@ -38,8 +38,12 @@ afterAll(async () => {
 const service = (name: string) => stack.services.find((s) => s.name === name)!;
 const stockOf = async () => (await seed.products.getProduct({ id: mug.id, context: 'edit', ifNoneMatch: '' }, seed.caller)).product!.stockQuantity;
 
-/** A saga as a killed cart instance leaves it: stock reserved, maybe an order, the log open at `step`. */
-async function interruptedSaga(step: 'pay' | 'redeem') {
+/**
+ * A saga as a killed cart instance leaves it: stock reserved, maybe an order,
+ * the log open at `step` (`pay` names the order; `create_order` does not, the
+ * order may or may not have been created).
+ */
+async function interruptedSaga(step: 'pay' | 'redeem' | 'create_order', orderCreated = step === 'pay') {
   const id = randomUUID();
   const key = createHash('sha256').update(id).digest('hex');
   const cat = openChannel('catalog', service('catalog').address, 15_000);
@@ -56,7 +60,7 @@ async function interruptedSaga(step: 'pay' | 'redeem') {
     shippingLines: [], couponLines: [], taxLines: [], ...amounts };
   let orderId = 0;
   let orderKey = '';
-  if (step === 'pay') {
+  if (orderCreated) {
     const created = await bindClient(ord, orders.OrderCheckoutServiceService).createOrder(
       orders.CreateOrderRequest.fromPartial({
         checkoutKey: key, status: 'pending_payment', currency: 'USD', paymentMethod: 'cod', reservationId: id, createdVia: 'checkout',
@@ -69,13 +73,13 @@ async function interruptedSaga(step: 'pay' | 'redeem') {
     orderKey = created.order!.orderKey;
   }
   const plan = { order, amount: '10.00', currency: 'USD', email: 'ada@example.com', customerId: 0, gatewayTitle: 'Cash on delivery', hasSubscription: false,
-    stockLines: lines, couponCodes: [], checkoutUrl: 'http://127.0.0.1:8080/checkout/', returnUrl: '', clientIp: '', reserved: true };
+    stockLines: lines, couponCodes: [], checkoutUrl: 'http://127.0.0.1:8080/checkout/', returnUrl: '', clientIp: '' };
   const past = new Date(Date.now() - 3600_000);
   await service('cart').db.em().execute(
     `insert into "cart"."checkouts" (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step, payment_method,
        order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
      values (?, ?, 'place', null, 0, 0, 'x', 'open', ?, 'cod', ?, ?, ?::jsonb, null, null, ?, ?)`,
-    [id, key, step, orderId, orderKey, JSON.stringify(plan), past, past],
+    [id, key, step, step === 'pay' ? orderId : 0, step === 'pay' ? orderKey : '', JSON.stringify(plan), past, past],
   );
   return { id, key, orderId };
 }
@@ -139,6 +143,33 @@ describe('checkout recovery (a cart killed mid-saga)', () => {
     );
     expect(Number(attempts[0].n)).toBe(1);
     expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, paid_status: 'paid' });
+    expect(await stockOf()).toBe(before! - 1);
+  }, 60_000);
+
+  it('killed after creating the order, before logging it: recovery finds that order and completes it, one order, one charge', async () => {
+    const before = await stockOf();
+    const { id, key, orderId } = await interruptedSaga('create_order', true);
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, paid_status: 'paid' });
+    const logged = await service('cart').db.em().execute<{ order_id: number }[]>(`select order_id from "cart"."checkouts" where id = ?`, [id]);
+    expect(Number(logged[0].order_id)).toBe(orderId);
+    const ordersOfKey = await service('orders').db.em().execute<{ n: string }[]>(`select count(*) as n from "orders"."orders" where checkout_key = ?`, [key]);
+    expect(Number(ordersOfKey[0].n)).toBe(1);
+    const attempts = await service('payments').db.em().execute<{ n: string }[]>(`select count(*) as n from "payments"."payment_attempts" where order_id = ?`, [orderId]);
+    expect(Number(attempts[0].n)).toBe(1);
+    expect(await stockOf()).toBe(before! - 1);
+  }, 60_000);
+
+  it('killed before the order was created: recovery creates it and completes the placement (cod needs no payload)', async () => {
+    const before = await stockOf();
+    const { id, key } = await interruptedSaga('create_order', false);
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    const rows = await service('orders').db.em().execute<{ id: number; paid_status: string }[]>(
+      `select id, paid_status from "orders"."orders" where checkout_key = ?`,
+      [key],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].paid_status).toBe('paid');
     expect(await stockOf()).toBe(before! - 1);
   }, 60_000);
 

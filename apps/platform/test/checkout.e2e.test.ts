@@ -60,6 +60,21 @@ describe('POST /checkout/place', () => {
     expect(await stockOf(mug)).toBe(before! - 2);
   });
 
+  it("a paid order's reservation is committed by catalog on order_paid; a bank transfer's (on hold, unpaid) by the checkout itself", async () => {
+    const service = (name: string) => stack.services.find((s) => s.name === name)!;
+    const reservationOf = async (orderId: number) => {
+      const [order] = await service('orders').db.em().execute<{ reservation_id: string }[]>(`select reservation_id from "orders"."orders" where id = ?`, [orderId]);
+      const [reservation] = await service('catalog').db.em().execute<{ status: string }[]>(`select status from "catalog"."reservations" where id = ?`, [order.reservation_id]);
+      return reservation?.status;
+    };
+    const cod = await place(await shopper());
+    expect(cod.body.paid_status).toBe('paid');
+    await waitFor(async () => (await reservationOf(cod.body.order_id)) === 'committed', 15_000, 100);
+    const bacs = await place(await shopper(), { payment_method: 'bacs' });
+    expect(bacs.body).toMatchObject({ status: 'on_hold', paid_status: 'unpaid' });
+    expect(await reservationOf(bacs.body.order_id)).toBe('committed');
+  });
+
   it('refuses bad input: 400 without fields, 422 for missing fields, unknown gateway, empty cart', async () => {
     const c = await shopper();
     expectError(await c.post('/shop/v1/checkout/place', { payment_method: 'cod' }), 400);

@@ -27,6 +27,8 @@ export interface OutboxRelayOptions {
   tracing?: Tracing;
   /** Told about every event the broker acknowledged (metrics: events by type, outbox delay). */
   onPublished?: (event: PublishedEvent) => void;
+  /** Subscribes to commits of outbox rows made outside MikroORM (`Database.onOutboxWritten`). */
+  wakeOn?: (listener: () => void) => () => void;
 }
 
 export interface PublishedEvent {
@@ -74,6 +76,7 @@ export class OutboxRelay {
   private paused = false;
   private unwatch: (() => void) | undefined;
   private readonly tracing: Tracing | undefined;
+  private readonly wakeOn: OutboxRelayOptions['wakeOn'];
   private readonly onPublished: ((event: PublishedEvent) => void) | undefined;
 
   constructor(
@@ -90,6 +93,7 @@ export class OutboxRelay {
     this.pollMs = options.pollMs ?? 1000;
     this.tracing = options.tracing;
     this.onPublished = options.onPublished;
+    this.wakeOn = options.wakeOn;
   }
 
   start(): void {
@@ -100,8 +104,13 @@ export class OutboxRelay {
         if (!uow || wroteOutbox(uow)) this.wake();
       },
     });
+    const unwatchWrites = this.wakeOn?.(() => this.wake());
     // Back from an outage: drain now rather than at the next poll.
-    this.unwatch = this.transport.onReconnect?.(() => this.wake());
+    const unwatchReconnect = this.transport.onReconnect?.(() => this.wake());
+    this.unwatch = () => {
+      unwatchWrites?.();
+      unwatchReconnect?.();
+    };
     this.schedule();
     this.wake();
   }

@@ -33,6 +33,14 @@ export interface Database {
   em(): EntityManager;
   /** Plain-row reads for hot paths, with prepared statements (see Reader). */
   reader: Reader;
+  /**
+   * Says a statement outside MikroORM committed outbox rows (see
+   * `outboxInsert` in @storefront/events): the relay drains now rather than at
+   * its next poll. MikroORM commits that wrote the outbox wake it by themselves.
+   */
+  outboxWritten(): void;
+  /** Listens for `outboxWritten` (the relay); returns the unsubscribe. */
+  onOutboxWritten(listener: () => void): () => void;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -81,11 +89,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     options.onClient,
     options.readerGenericPlans ?? false,
   );
+  const outboxListeners = new Set<() => void>();
   return {
     orm,
     schema: options.schema,
     em: () => orm.em.fork(),
     reader,
+    outboxWritten: () => outboxListeners.forEach((listener) => listener()),
+    onOutboxWritten(listener) {
+      outboxListeners.add(listener);
+      return () => outboxListeners.delete(listener);
+    },
     async migrate() {
       await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
       const done = await orm.migrator.up();

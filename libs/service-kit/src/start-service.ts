@@ -136,6 +136,7 @@ export async function startService<S extends TObject>(
       maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
       tracing,
       onPublished: (event) => metrics.eventPublished(event),
+      wakeOn: db.onOutboxWritten,
     });
     relay.start();
     metrics.observeDependencies(() => health.details, () => relay.stats());

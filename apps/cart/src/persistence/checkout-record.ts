@@ -42,9 +42,6 @@ export interface CheckoutPlan {
   clientIp: string;
   /** The gateway outcome, once known. */
   payment?: { outcome: string; transactionId: string; redirectUrl: string; intentId: string; clientSecret: string; message: string; gatewayTitle: string };
-  /** Set once the coupons were redeemed (so compensation gives them back). */
-  couponsRedeemed?: boolean;
-  reserved?: boolean;
 }
 
 export interface CheckoutRecord {

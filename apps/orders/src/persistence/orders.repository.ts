@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { outboxInsert, outboxParams, type OutboxRow } from '@storefront/events';
 import { escapeLike, type Reader } from '@storefront/persistence';
 import type { OrderDocuments } from './order-documents';
+import { SequenceIds } from './sequence-ids';
 import type {
   Address,
   MetaEntry,
@@ -15,7 +17,8 @@ import type {
   PaidStatus,
 } from './order-records';
 
-const S = '"orders"';
+const SCHEMA = 'orders';
+const S = `"${SCHEMA}"`;
 export const T = {
   orders: `${S}."orders"`,
   lines: `${S}."order_line_items"`,
@@ -216,9 +219,58 @@ export async function insertOrder(
   now: Date,
   created: Omit<StatusChange, 'orderId' | 'changedAt'>,
 ): Promise<Order | null> {
+  const { sql, params } = insertOrderStatement(order, now, created);
+  const rows = await em.execute(sql, params);
+  // Built from the rows the statement inserted (its reads of the tables would not see them).
+  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
+}
+
+/** The ids of a new order and of its line items (in input order), drawn before it is inserted. */
+export interface NewOrderIds {
+  order: number;
+  lines: number[];
+}
+
+/** Draws the ids of new orders and their line items, in blocks (see SequenceIds). */
+export function newOrderIds(reader: Reader): (lineCount: number) => Promise<NewOrderIds> {
+  const orders = new SequenceIds(reader, T.orders, 32);
+  const lines = new SequenceIds(reader, T.lines, 64);
+  return async (lineCount) => {
+    const [order] = await orders.take(1);
+    return { order, lines: await lines.take(lineCount) };
+  };
+}
+
+/**
+ * `insertOrder` with ids drawn beforehand (SequenceIds) and the order's
+ * events: one autocommit statement writes the order and, only if it was
+ * inserted, its outbox rows (the caller wakes the relay). Null when the
+ * checkout key exists (nothing is written).
+ */
+export async function insertOrderWithEvents(
+  reader: Reader,
+  order: NewOrder,
+  ids: NewOrderIds,
+  now: Date,
+  created: Omit<StatusChange, 'orderId' | 'changedAt'>,
+  events: readonly OutboxRow[],
+): Promise<Order | null> {
+  const { sql, params } = insertOrderStatement(order, now, created, ids, events);
+  const rows = await reader.query<{ o: unknown }>(sql, params);
+  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
+}
+
+function insertOrderStatement(
+  order: NewOrder,
+  now: Date,
+  created: Omit<StatusChange, 'orderId' | 'changedAt'>,
+  ids?: NewOrderIds,
+  events: readonly OutboxRow[] = [],
+): { sql: string; params: unknown[] } {
   const itemCount = order.lineItems.reduce((n, l) => n + l.quantity, 0);
-  const rows = await em.execute(
-    `with n as (select nextval(pg_get_serial_sequence('${T.orders}', 'id')) as id),
+  const lineFields = ids ? `id bigint, ${LINE_FIELDS}` : LINE_FIELDS;
+  return {
+    sql: `with n as (select ${ids ? '?::bigint' : `nextval(pg_get_serial_sequence('${T.orders}', 'id'))`} as id),
      o as (
        insert into ${T.orders} (id, status, paid_status, order_key, checkout_key, currency, customer_id, payment_method,
          payment_method_title, transaction_id, customer_note, billing, shipping, date_created, date_modified,
@@ -228,14 +280,16 @@ export async function insertOrder(
          (select id from n) || ' ' || ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing
        returning *),
-     l as (${insertRows(T.lines, LINE_FIELDS)}),
+     l as (${insertRows(T.lines, lineFields)}),
      s as (${insertRows(T.shipping, SHIPPING_FIELDS)}),
      c as (${insertRows(T.coupons, COUPON_FIELDS)}),
      t as (${insertRows(T.taxes, TAX_FIELDS)}),
      h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
-       select o.id, ?, ?, ?, ?, ?, ? from o)
+       select o.id, ?, ?, ?, ?, ?, ? from o)${events.length ? `,
+     ${outboxInsert(SCHEMA, 'e', events.length, 'o')}` : ''}
      select ${orderJson({ lines: 'l', shipping: 's', coupons: 'c', taxes: 't' })} as o from o`,
-    [
+    params: [
+      ...(ids ? [ids.order] : []),
       order.status,
       order.paidStatus,
       order.orderKey,
@@ -262,7 +316,8 @@ export async function insertOrder(
       order.total,
       itemCount,
       JSON.stringify(
-        order.lineItems.map((l) => ({
+        order.lineItems.map((l, i) => ({
+          ...(ids ? { id: ids.lines[i] } : {}),
           product_id: l.productId,
           price_id: l.priceId,
           variation_id: l.variationId,
@@ -306,10 +361,9 @@ export async function insertOrder(
       created.cause,
       created.note,
       now,
+      ...outboxParams(events),
     ],
-  );
-  // Built from the rows the statement inserted (its reads of the tables would not see them).
-  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
+  };
 }
 
 /**
@@ -471,6 +525,45 @@ export async function updateOrderWithHistory(
      select u.id, ?, ?, ?, ?, ?, ? from u`,
     [...params, id, change.fromStatus, change.toStatus, change.byUserId, change.cause, change.note, change.changedAt],
   );
+}
+
+/**
+ * A status transition in one autocommit statement, only while the order is
+ * as the caller read it (status, paid status and last change): the changes,
+ * the status-history row and the transition's outbox rows commit together.
+ * False when another writer changed the order first (nothing is written).
+ */
+export async function updateOrderIfUnchanged(
+  reader: Reader,
+  read: Pick<Order, 'id' | 'status' | 'paidStatus' | 'dateModified'>,
+  changes: OrderFieldChanges,
+  change: Omit<StatusChange, 'orderId'>,
+  now: Date,
+  events: readonly OutboxRow[],
+): Promise<boolean> {
+  const { sets, params } = fieldAssignments(read.id, changes, now);
+  const rows = await reader.query<{ changed: boolean }>(
+    `with u as (update ${T.orders} set ${sets} where id = ? and status = ? and paid_status = ? and date_trunc('milliseconds', date_modified) = ? returning id),
+     h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
+       select u.id, ?, ?, ?, ?, ?, ? from u)${events.length ? `,
+     ${outboxInsert(SCHEMA, 'e', events.length, 'u')}` : ''}
+     select exists (select 1 from u) as changed`,
+    [
+      ...params,
+      read.id,
+      read.status,
+      read.paidStatus,
+      read.dateModified,
+      change.fromStatus,
+      change.toStatus,
+      change.byUserId,
+      change.cause,
+      change.note,
+      change.changedAt,
+      ...outboxParams(events),
+    ],
+  );
+  return rows[0].changed;
 }
 
 export async function statusHistory(em: EntityManager, orderId: number): Promise<StatusChange[]> {

@@ -73,10 +73,12 @@ export async function insertAttemptReadingFailures(
   failureWindow?: { clientIp: string; windowSeconds: number },
 ): Promise<{ claimed: boolean; failures: number; resetsIn: number }> {
   const insert = `insert into "payments"."payment_attempts" ("id", "order_id", "gateway_id", "amount_minor", "currency", "outcome",
+       "transaction_id", "decline_reason", "message", "redirect_url",
        "idempotency_key", "fingerprint", "customer_id", "client_ip", "created_at", "updated_at")
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict ("idempotency_key") do nothing returning "id"`;
-  const values = [a.id, a.orderId, a.gatewayId, a.amountMinor, a.currency, a.outcome, a.idempotencyKey, a.fingerprint, a.customerId, a.clientIp, a.createdAt, a.createdAt];
+  const values = [a.id, a.orderId, a.gatewayId, a.amountMinor, a.currency, a.outcome, a.transactionId, a.declineReason, a.message,
+    a.redirectUrl, a.idempotencyKey, a.fingerprint, a.customerId, a.clientIp, a.createdAt, a.createdAt];
   if (!failureWindow) {
     const rows = await em.execute<{ id: string }[]>(insert, values);
     return { claimed: rows.length === 1, failures: 0, resetsIn: 0 };

@@ -69,9 +69,13 @@ export class PlaceOrder {
     const key = actor.idempotencyKey
       ? sha(`place|key|${owner}|${actor.idempotencyKey}`)
       : sha(`place|auto|${cart.id}|${cart.revision}|${input.requestHash}`);
-    const previous = await this.previous(key, input.requestHash);
-    if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
-
+    // A derived key names this cart revision and request, so its earlier checkout is met by the insert
+    // below, or looked up here once that placement emptied the cart. A client's key may come back
+    // with a changed cart: its earlier checkout decides before anything is priced.
+    if (actor.idempotencyKey || !cart.lines.length) {
+      const previous = await this.previous(key, input.requestHash);
+      if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
+    }
     if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
     const fields = { ...cart.fields, ...input.fields };
     const lookups = await this.pricer.lookup(cart.lines);
@@ -118,10 +122,13 @@ export class PlaceOrder {
     };
     const now = this.deps.now();
     const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
-    const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
+    let inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
       const twin = await this.previous(key, input.requestHash);
-      return { result: await this.replay(twin!), replayed: true, session };
+      if (twin) return { result: await this.replayOrSettle(twin, actor, input.payloadJson), replayed: true, session };
+      // Its earlier checkout was over a day old and has just been retired: this one takes the key.
+      inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
+      if (!inserted) throw new DomainError('shop_checkout_in_progress', 409, 'This checkout is still being processed; retry shortly.');
     }
     return { result: unwrap(await this.saga.run(checkout, actor, input.payloadJson)), replayed: false, session };
   }

@@ -37,7 +37,8 @@ export class CheckoutSaga {
   private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
     const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
     const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange } : undefined;
-    await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
+    const order = { id: c.orderId, key: c.orderKey };
+    await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, order, this.deps.now(), cart);
     c.status = status;
     c.outcome = outcome;
     return outcome;
@@ -60,20 +61,20 @@ export class CheckoutSaga {
       }
       return this.compensateAndFail(c, actor, err);
     }
-    plan.reserved = plan.stockLines.length > 0;
     // Without coupons there is nothing to redeem: the next logged step is the order.
     if (plan.couponCodes.length) {
-      await this.step(c, 'redeem', { plan });
+      await this.step(c, 'redeem');
       try {
         await catalog.redeemCoupons({ key: c.checkoutKey, orderId: 0, customerId: plan.customerId, email: plan.email, codes: plan.couponCodes });
-        plan.couponsRedeemed = true;
       } catch (err) {
         if (DomainError.is(err) && err.status === 501) {
           this.deps.logger.warn('catalog cannot redeem coupons yet; usage limits were checked at apply only');
         } else return this.compensateAndFail(c, actor, err);
       }
     }
-    await this.step(c, 'create_order', { plan });
+    // This entry also covers the payment: a saga interrupted from here on finds its order again
+    // (creating it is idempotent by the checkout key) and settles the payment by key (resume).
+    await this.step(c, 'create_order');
     try {
       const order = await orders!.createOrder({ ...plan.order!, reservationId: plan.stockLines.length ? c.id : '' }, actor);
       c.orderId = order.id;
@@ -81,7 +82,6 @@ export class CheckoutSaga {
     } catch (err) {
       return this.compensateAndFail(c, actor, err);
     }
-    await this.step(c, 'pay', { orderId: c.orderId, orderKey: c.orderKey });
     return this.pay(c, actor, payloadJson);
   }
 
@@ -138,7 +138,7 @@ export class CheckoutSaga {
    */
   private async keepPending(c: CheckoutRecord, err: DomainError): Promise<SagaResult> {
     this.deps.logger.warn({ checkout: c.id, order: c.orderId, code: err.code }, 'payment outcome unknown; order kept pending');
-    await this.step(c, 'pay', { note: err.code, releaseLease: true });
+    await this.step(c, 'pay', { orderId: c.orderId, orderKey: c.orderKey, note: err.code, releaseLease: true });
     const message = 'The payment is still being confirmed; your order is kept pending and will not be charged twice. Retry the same request to see its result.';
     return { error: { code: 'shop_payment_pending', status: 503, message, data: { order_id: c.orderId } } };
   }
@@ -194,7 +194,10 @@ export class CheckoutSaga {
     };
     if (p.outcome === 'requires_action') return this.finish(c, { result: view }, 'none');
     // No `commit` log entry: a saga resumed at `record` records again (idempotent) and commits.
-    if (plan.reserved && plan.stockLines.length) await this.deps.catalog.commitReservation(c.id);
+    // Stock lines are only a placement's, and it gets this far only with its reservation made. A paid
+    // order's reservation is committed by catalog on order_paid (as for a payment recorded anywhere
+    // else); one left unpaid (on_hold: a bank transfer) keeps its units by committing it here.
+    if (plan.stockLines.length && order.paidStatus !== 'paid') await this.deps.catalog.commitReservation(c.id);
     return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
   }
 
@@ -234,13 +237,16 @@ export class CheckoutSaga {
       case 'redeem':
         return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
       case 'create_order': {
-        // The order may or may not exist: creating it again is idempotent by the checkout key, then it is failed.
-        if (this.deps.orders) {
-          const order = await this.deps.orders.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
+        // The order may or may not exist (creating it again is idempotent by the checkout key); the
+        // payment may have started: settled by key like an interrupted `pay`.
+        try {
+          const order = await this.deps.orders!.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
           c.orderId = order.id;
           c.orderKey = order.orderKey;
+        } catch (err) {
+          return this.compensateAndFail(c, actor, err);
         }
-        return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
+        return this.settlePayment(c, actor);
       }
       case 'pay':
         return this.settlePayment(c, actor);

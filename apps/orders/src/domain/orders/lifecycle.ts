@@ -1,17 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '@storefront/events';
+import { outboxRow, recordEvent, type EventType, type OutboxRow } from '@storefront/events';
 import { activityLogged } from '@storefront/domain-events';
 import { OrderEvents } from '@storefront/domain-events/orders';
 import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import { updateOrderWithHistory, type OrderFieldChanges } from '../../persistence/orders.repository';
+import type { StatusChange } from '../../persistence/order-records';
 import type { Actor } from '../deps';
 import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/order-states';
 import type { Order } from './order-types';
 
 const ACTIVITY = activityLogged('orders');
 
-export function eventLines(order: Order): orders.OrderCancelledLine[] {
+/**
+ * Where a change's events go: the outbox through the transaction's
+ * EntityManager, or rows for a change written in one statement
+ * (orders.repository `insertOrderWithEvents`, `updateOrderIfUnchanged`).
+ */
+export type EventSink = <T>(event: EventType<T>, payload: T) => void;
+export const inTransaction = (em: EntityManager): EventSink => (event, payload) => void recordEvent(em, event, payload);
+export const intoRows = (rows: OutboxRow[]): EventSink => (event, payload) => void rows.push(outboxRow(event, payload));
+
+/** What order_placed tells: known before the order is inserted once its ids are drawn. */
+export type PlacedOrder = Pick<
+  Order,
+  'id' | 'customerId' | 'status' | 'currency' | 'total' | 'couponCodes' | 'reservationId' | 'paymentMethod' | 'billing' | 'orderKey'
+> & { lineItems: Order['lineItems'] };
+
+export function eventLines(order: Pick<Order, 'lineItems'>): orders.OrderCancelledLine[] {
   return order.lineItems.map((l) => ({
     productId: l.productId,
     variationId: l.variationId,
@@ -25,8 +41,8 @@ export function eventLines(order: Order): orders.OrderCancelledLine[] {
 }
 
 /** Publishes order_placed (an order reached pending_payment, or an admin created one). */
-export function recordPlaced(em: EntityManager, order: Order, now: Date): void {
-  recordEvent(em, OrderEvents.orderPlaced, {
+export function recordPlaced(events: EventSink, order: PlacedOrder, now: Date): void {
+  events(OrderEvents.orderPlaced, {
     orderId: order.id,
     customerId: order.customerId,
     status: order.status,
@@ -41,18 +57,18 @@ export function recordPlaced(em: EntityManager, order: Order, now: Date): void {
     orderKey: order.orderKey,
     createdAt: now,
   });
-  recordActivity(em, order, 'info', `Order #${order.id} placed.`, { order_id: order.id, status: order.status });
+  recordActivity(events, order, 'info', `Order #${order.id} placed.`, { order_id: order.id, status: order.status });
 }
 
 /** A PII-free activity-log entry (ids and statuses only). */
 export function recordActivity(
-  em: EntityManager,
-  order: Order,
+  events: EventSink,
+  order: Pick<Order, 'id' | 'customerId'>,
   status: 'info' | 'success' | 'warning' | 'error',
   message: string,
   context: Record<string, unknown>,
 ): void {
-  recordEvent(em, ACTIVITY, {
+  events(ACTIVITY, {
     status,
     source: 'orders',
     message,
@@ -73,6 +89,13 @@ export interface TransitionExtras {
   failureReason?: string;
 }
 
+/** A transition as written: the order's field changes, its status-history row, and the order after it. */
+export interface TransitionWrite {
+  changes: OrderFieldChanges;
+  history: Omit<StatusChange, 'orderId'>;
+  next: Order;
+}
+
 /**
  * Applies a planned transition inside the caller's transaction: the new status
  * (and paid_status / dates the effect implies), a status-history row (who,
@@ -86,6 +109,22 @@ export async function applyTransition(
   extras: TransitionExtras,
   now: Date,
 ): Promise<Order> {
+  const write = transitionWrite(order, plan, extras, now, inTransaction(em));
+  await updateOrderWithHistory(em, order.id, write.changes, write.history, now);
+  return write.next;
+}
+
+/**
+ * What a planned transition writes (see applyTransition), its events given to
+ * `events`; nothing is written here.
+ */
+export function transitionWrite(
+  order: Order,
+  plan: TransitionPlan,
+  extras: TransitionExtras,
+  now: Date,
+  events: EventSink,
+): TransitionWrite {
   const changes: OrderFieldChanges = { ...extras.changes, status: plan.to };
   if (plan.effect === 'paid') {
     changes.paidStatus = 'paid';
@@ -96,14 +135,14 @@ export async function applyTransition(
     changes.paidStatus = 'refunded';
     changes.refundedTotal = order.total;
   }
-  await updateOrderWithHistory(em, order.id, changes, {
+  const history = {
     fromStatus: plan.from,
     toStatus: plan.to,
     byUserId: extras.actor.userId,
     cause: extras.cause,
     note: extras.note ?? '',
     changedAt: now,
-  }, now);
+  };
   const next: Order = {
     ...order,
     ...stripUndefined(changes),
@@ -111,14 +150,14 @@ export async function applyTransition(
     dateModified: now,
   } as Order;
 
-  recordEvent(em, OrderEvents.orderStatusChanged, {
+  events(OrderEvents.orderStatusChanged, {
     orderId: order.id,
     fromStatus: plan.from,
     toStatus: plan.to,
     byUserId: extras.actor.userId,
     changedAt: now,
   });
-  recordActivity(em, next, statusTone(plan.to), `Order #${order.id} status changed from ${plan.from} to ${plan.to}.`, {
+  recordActivity(events, next, statusTone(plan.to), `Order #${order.id} status changed from ${plan.from} to ${plan.to}.`, {
     order_id: order.id,
     from: plan.from,
     to: plan.to,
@@ -128,10 +167,10 @@ export async function applyTransition(
 
   switch (plan.effect) {
     case 'placed':
-      recordPlaced(em, next, now);
+      recordPlaced(events, next, now);
       break;
     case 'paid':
-      recordEvent(em, OrderEvents.orderPaid, {
+      events(OrderEvents.orderPaid, {
         orderId: next.id,
         customerId: next.customerId,
         currency: next.currency,
@@ -153,7 +192,7 @@ export async function applyTransition(
       });
       break;
     case 'failed':
-      recordEvent(em, OrderEvents.orderFailed, {
+      events(OrderEvents.orderFailed, {
         orderId: next.id,
         customerId: next.customerId,
         reservationId: next.reservationId,
@@ -163,7 +202,7 @@ export async function applyTransition(
       });
       break;
     case 'cancelled':
-      recordEvent(em, OrderEvents.orderCancelled, {
+      events(OrderEvents.orderCancelled, {
         orderId: next.id,
         reservationId: next.reservationId,
         lines: eventLines(next),
@@ -179,7 +218,7 @@ export async function applyTransition(
       });
       break;
     case 'refunded':
-      recordEvent(em, OrderEvents.orderRefunded, {
+      events(OrderEvents.orderRefunded, {
         orderId: next.id,
         customerId: next.customerId,
         amount: fromMinor(extras.refund?.amount ?? next.total),
@@ -194,7 +233,7 @@ export async function applyTransition(
     default:
       break;
   }
-  return next;
+  return { changes, history, next };
 }
 
 function statusTone(to: OrderStatus): 'info' | 'success' | 'warning' | 'error' {

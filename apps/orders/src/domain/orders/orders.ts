@@ -6,15 +6,20 @@ import {
   findIdByCheckoutKey,
   findOrder,
   insertOrder,
+  insertOrderWithEvents,
   listOrderVersions,
+  newOrderIds,
+  type NewOrderIds,
   ordersAt,
   listOrderSummaries,
   readOrder,
   replaceContent,
   statusHistory,
   updateOrderFields,
+  updateOrderIfUnchanged,
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
+import type { OutboxRow } from '@storefront/events';
 import { OrderDocuments } from '../../persistence/order-documents';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
@@ -34,7 +39,7 @@ import {
 } from '../status/order-states';
 import { refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
-import { applyTransition, recordPlaced } from './lifecycle';
+import { applyTransition, inTransaction, intoRows, recordPlaced, transitionWrite } from './lifecycle';
 import type {
   Address,
   LineInput,
@@ -146,10 +151,12 @@ export class Orders {
   private readonly latePayments: LatePayments;
   /** Whole orders the admin list has read, reused while their row version holds. */
   private readonly documents = new OrderDocuments();
+  private readonly drawIds: (lineCount: number) => Promise<NewOrderIds>;
 
   constructor(private readonly deps: OrdersDeps) {
     this.pricing = new Pricing(deps);
     this.latePayments = new LatePayments(deps);
+    this.drawIds = newOrderIds(deps.db.reader);
   }
 
   private tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -170,15 +177,16 @@ export class Orders {
     if (!input.checkoutKey || input.checkoutKey.length > 255 || !noNul(input.checkoutKey)) {
       throw invalidOrderInput({ checkout_key: 'checkout_key is required (at most 255 characters).' });
     }
-    const status = input.status || 'pending_payment';
+    const status = (input.status || 'pending_payment') as OrderStatus;
     if (status !== 'pending_payment' && status !== 'checkout_draft') {
       throw invalidOrderInput({ status: 'status must be pending_payment or checkout_draft.' });
     }
     const content = this.checkoutContent(input);
     const currency = input.currency || (await this.deps.store.currency());
     const now = this.deps.now();
+    if (!input.draftOrderId) return this.insertFromCheckout(input, status, content, currency, actor, now);
     return this.tx(async (em) => {
-      if (input.draftOrderId) {
+      const promoted = await (async () => {
         const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
         if (existingId && existingId !== input.draftOrderId) {
           return { order: (await findOrder(em, existingId))!, existing: true };
@@ -207,17 +215,40 @@ export class Orders {
           if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
         }
         return { order: (await findOrder(em, draft.id))!, existing: false };
-      }
-      // The checkout key is unique: a placement already made (or running in a
-      // concurrent tab, whose commit the insert waits for) makes this insert a no-op.
-      const order = await insertOrder(em, this.newOrder(input, status as OrderStatus, content, currency), now, created(status as OrderStatus, actor));
-      if (!order) {
-        const twin = await findIdByCheckoutKey(em, input.checkoutKey);
-        return { order: (await findOrder(em, twin!))!, existing: true };
-      }
-      if (order.status !== 'checkout_draft') recordPlaced(em, order, now);
-      return { order, existing: false };
+      })();
+      return promoted;
     });
+  }
+
+  /**
+   * A new checkout order in one statement with its order_placed (no
+   * transaction: its ids are drawn first, so the events can be written with
+   * it). The checkout key is unique: a placement already made (or running in
+   * a concurrent tab, whose commit the insert waits for) makes it a no-op.
+   */
+  private async insertFromCheckout(
+    input: CheckoutOrderInput,
+    status: OrderStatus,
+    content: OrderContent,
+    currency: string,
+    actor: Actor,
+    now: Date,
+  ): Promise<{ order: Order; existing: boolean }> {
+    const ids = await this.drawIds(content.lineItems.length);
+    const order = this.newOrder(input, status, content, currency);
+    const events: OutboxRow[] = [];
+    if (status !== 'checkout_draft') {
+      const lineItems = order.lineItems.map((l, i) => ({ ...l, id: ids.lines[i] }));
+      recordPlaced(intoRows(events), { ...order, id: ids.order, lineItems }, now);
+    }
+    const inserted = await insertOrderWithEvents(this.deps.db.reader, order, ids, now, created(status, actor), events);
+    if (inserted) {
+      if (events.length) this.deps.db.outboxWritten();
+      return { order: inserted, existing: false };
+    }
+    const em = this.deps.db.em();
+    const twin = await findIdByCheckoutKey(em, input.checkoutKey);
+    return { order: (await findOrder(em, twin!))!, existing: true };
   }
 
   private checkoutContent(input: CheckoutOrderInput): OrderContent {
@@ -308,6 +339,8 @@ export class Orders {
       throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
     }
     const now = this.deps.now();
+    const direct = await this.recordPaymentDirectly(orderId, outcome, details, actor, now);
+    if (direct) return direct;
     const recorded = await this.tx(async (em): Promise<Order | 'refund_due'> => {
       const order = await this.locked(em, orderId);
       const changes: OrderFieldChanges = {
@@ -340,6 +373,42 @@ export class Orders {
       return applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
     });
     return recorded === 'refund_due' ? this.latePayments.refund(orderId, actor) : recorded;
+  }
+
+  /**
+   * The usual payment result, a gateway's answer for an open unpaid order, as
+   * one read and one write that commits only if the order is still as read,
+   * with its events (no transaction); a paid order is answered from the read.
+   * Null for the rest (cancelled, draft, requires_action, or changed
+   * meanwhile): the locked transaction of recordPaymentResult decides those.
+   */
+  private async recordPaymentDirectly(
+    orderId: number,
+    outcome: string,
+    details: { transactionId: string; paymentMethod: string; paymentMethodTitle: string; message: string },
+    actor: Actor,
+    now: Date,
+  ): Promise<Order | null> {
+    if (outcome === 'requires_action') return null;
+    const order = await readOrder(this.deps.db.reader, orderId);
+    if (!order) throw orderNotFound();
+    if (order.status === 'cancelled' || order.status === 'checkout_draft') return null;
+    if (order.paidStatus !== 'unpaid') return order; // a replay, or a late failure after paid: nothing changes
+    const to: OrderStatus = outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
+    if (order.status === to) return order; // replay
+    const plan = planTransition(order, to, 'payment');
+    if (!plan) return order;
+    const changes: OrderFieldChanges = {
+      transactionId: details.transactionId || undefined,
+      paymentMethod: details.paymentMethod || undefined,
+      paymentMethodTitle: details.paymentMethodTitle || undefined,
+    };
+    const events: OutboxRow[] = [];
+    const extras = { cause: 'payment' as const, actor, changes, note: details.message, failureReason: details.message };
+    const write = transitionWrite(order, plan, extras, now, intoRows(events));
+    if (!(await updateOrderIfUnchanged(this.deps.db.reader, order, write.changes, write.history, now, events))) return null;
+    this.deps.db.outboxWritten();
+    return write.next;
   }
 
   /** The order when the caller may pay it (owner, pay_for_order, manage_options, or its key); else 404. */
@@ -420,7 +489,7 @@ export class Orders {
         now,
         created('pending_payment', actor),
       );
-      recordPlaced(em, order!, now);
+      recordPlaced(inTransaction(em), order!, now);
       // The requested status (or set_paid) is reached through the state machine.
       const target = input.setPaid ? this.paidTarget(order!, status) : status;
       if (target !== 'pending_payment') {

@@ -165,6 +165,12 @@ export interface PaymentGateway {
   readonly verifyConfig: boolean;
   /** Publishable key shown to clients ("" for none). */
   publishableKey?(settings: GatewaySettings): string;
+  /**
+   * Its processPayment decides without calling anything outside this process
+   * (cash on delivery, bank transfer): there is no charge that a crash could
+   * leave undecided, so the attempt is written once, with its outcome.
+   */
+  readonly settlesLocally?: boolean;
 
   /** Runs a payment. A decline is a result, not an exception. */
   processPayment(request: PaymentRequest, env: GatewayEnvironment): Promise<PaymentResult>;

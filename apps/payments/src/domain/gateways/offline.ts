@@ -32,6 +32,7 @@ export class CashOnDeliveryGateway implements PaymentGateway {
   readonly maxAmount = 0;
   readonly savedCards = false;
   readonly verifyConfig = false;
+  readonly settlesLocally = true;
   readonly adminFields: readonly SettingsField[] = [
     ...COMMON_FIELDS,
     {
@@ -64,6 +65,7 @@ export class BankTransferGateway implements PaymentGateway {
   readonly maxAmount = 0;
   readonly savedCards = false;
   readonly verifyConfig = false;
+  readonly settlesLocally = true;
   readonly adminFields: readonly SettingsField[] = [
     ...COMMON_FIELDS,
     { id: 'account_name', type: 'text', title: 'Account name', default: '' },

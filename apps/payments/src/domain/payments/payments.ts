@@ -141,6 +141,31 @@ export class Payments {
       clientSecret: '',
       createdAt: now,
     };
+    const request = {
+      orderId: input.orderId,
+      orderKey: input.orderKey,
+      amountMinor,
+      currency,
+      customerId: input.customerId,
+      payload,
+      returnUrl: input.returnUrl,
+      hasSubscription: input.hasSubscription,
+      savePaymentMethod: input.savePaymentMethod,
+    };
+    const runGateway = async () => view.gateway.processPayment(request, this.environment(view, input.customerId, await this.deps.site.siteUrl()));
+    // A gateway that settles locally runs first, so its attempt is written once, with the outcome (a
+    // replay or a refusal below discards that result: nothing left the process).
+    let result: PaymentResult | undefined;
+    if (view.gateway.settlesLocally) {
+      result = await runGateway();
+      Object.assign(attempt, {
+        outcome: result.outcome,
+        transactionId: result.transactionId,
+        declineReason: result.declineReason,
+        message: result.message,
+        redirectUrl: result.redirect,
+      });
+    }
     // The claim also reads the IP's failure window (one statement), for the rate limit below.
     const window = this.defence.windowOf(clientIp);
     let claim = await insertAttemptReadingFailures(this.deps.db.em(), attempt, window);
@@ -161,65 +186,54 @@ export class Payments {
       throw err;
     }
 
-    let result: PaymentResult;
-    try {
-      const env = this.environment(view, input.customerId, await this.deps.site.siteUrl());
-      result = await view.gateway.processPayment(
-        {
-          orderId: input.orderId,
-          orderKey: input.orderKey,
-          amountMinor,
-          currency,
-          customerId: input.customerId,
-          payload,
-          returnUrl: input.returnUrl,
-          hasSubscription: input.hasSubscription,
-          savePaymentMethod: input.savePaymentMethod,
-        },
-        env,
-      );
-    } catch (err) {
-      // Not an attempt (bad payload, unknown token): the key stays usable.
-      await deleteAttempt(this.deps.db.em(), attempt.id);
-      throw err;
+    if (!result) {
+      try {
+        result = await runGateway();
+      } catch (err) {
+        // Not an attempt (bad payload, unknown token): the key stays usable.
+        await deleteAttempt(this.deps.db.em(), attempt.id);
+        throw err;
+      }
     }
+    const answer = result;
 
-    const intent: NewIntent | undefined = result.intent;
-    const saveCard = Boolean(result.saveCard && input.customerId > 0 && result.outcome === 'paid');
+    const intent: NewIntent | undefined = answer.intent;
+    const saveCard = Boolean(answer.saveCard && input.customerId > 0 && answer.outcome === 'paid');
     const finish = async (em: EntityManager) => {
       await finishAttempt(
         em,
         attempt.id,
         {
-          outcome: result.outcome,
-          transactionId: result.transactionId,
-          declineReason: result.declineReason,
-          message: result.message,
+          outcome: answer.outcome,
+          transactionId: answer.transactionId,
+          declineReason: answer.declineReason,
+          message: answer.message,
           intentId: intent?.intentId ?? '',
-          redirectUrl: result.redirect,
+          redirectUrl: answer.redirect,
           clientSecret: intent?.clientSecret ?? '',
         },
         now,
       );
       if (intent) await this.storeIntent(em, intent, attempt, input, now);
-      if (saveCard) await insertToken(em, input.customerId, view.gateway.id, newId('tok'), result.saveCard!, now);
-      if (FAILED.has(result.outcome)) await this.defence.recordFailure(em, clientIp);
+      if (saveCard) await insertToken(em, input.customerId, view.gateway.id, newId('tok'), answer.saveCard!, now);
+      if (FAILED.has(answer.outcome)) await this.defence.recordFailure(em, clientIp);
     };
-    // The attempt's outcome alone is one statement; with an intent, a saved card or a counted failure, one transaction.
-    if (intent || saveCard || FAILED.has(result.outcome)) await this.deps.db.em().transactional(finish);
-    else await finish(this.deps.db.em());
+    // The attempt's outcome alone is one statement (none when the claim wrote it); with an intent, a
+    // saved card or a counted failure, one transaction.
+    if (intent || saveCard || FAILED.has(answer.outcome)) await this.deps.db.em().transactional(finish);
+    else if (!view.gateway.settlesLocally) await finish(this.deps.db.em());
     this.deps.logger.info(
-      { orderId: input.orderId, gateway: view.gateway.id, outcome: result.outcome, paymentId: attempt.id, declineReason: result.declineReason || undefined },
+      { orderId: input.orderId, gateway: view.gateway.id, outcome: answer.outcome, paymentId: attempt.id, declineReason: answer.declineReason || undefined },
       'payment processed',
     );
     return {
-      outcome: result.outcome,
-      transactionId: result.transactionId,
-      redirectUrl: result.redirect,
+      outcome: answer.outcome,
+      transactionId: answer.transactionId,
+      redirectUrl: answer.redirect,
       intentId: intent?.intentId ?? '',
       clientSecret: intent?.clientSecret ?? '',
-      declineReason: result.declineReason,
-      message: result.message,
+      declineReason: answer.declineReason,
+      message: answer.message,
       gatewayTitle: view.title,
       replayed: false,
       paymentId: attempt.id,
