@@ -7,11 +7,12 @@ const MAX_PREPARED = 256;
 const MAX_SHAPES = 1024;
 
 /**
- * A small pool for hot read paths, outside MikroORM: rows come back as plain
- * objects, and statements are prepared once per connection (named after a
- * hash of their text), so Postgres skips planning on repeat reads. Takes the
- * same `?` placeholders as `em.execute` (arrays expand to lists). Writes and
- * reads inside a transaction stay on the EntityManager.
+ * A small pool for hot paths, outside MikroORM: reads, and writes that are one
+ * autocommit statement (with their outbox rows, see `outboxInsert`). Rows
+ * come back as plain objects, and statements are prepared once per
+ * connection (named after a hash of their text), so Postgres skips planning
+ * on repeats. Takes the same `?` placeholders as `em.execute` (arrays expand
+ * to lists). Work that needs a transaction stays on the EntityManager.
  */
 export class Reader {
   private readonly pool: pg.Pool;

@@ -95,12 +95,12 @@ export async function insertCart(
  * or id exists already (a twin request): the caller takes the general path.
  */
 export async function insertCartWithLine(
-  em: EntityManager,
+  reader: Reader,
   cart: { id: string; tokenHash: string | null; customerId: number | null },
   line: Omit<LineRecord, 'position'>,
   now: Date,
 ): Promise<CartRecord | null> {
-  const rows = await em.execute(
+  const rows = await reader.query(
     `with cart as (
        insert into ${T.carts} (id, token_hash, customer_id, fields, coupons, revision, draft_order_id, created_at, updated_at)
        values (?, ?, ?, '{}', '[]', 1, 0, ?, ?) on conflict do nothing returning id)

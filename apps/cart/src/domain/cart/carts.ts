@@ -69,7 +69,7 @@ export class Carts {
     const line = { itemKey: key, productId: p.productId, priceId: p.priceId, variationId: p.variationId, quantity: input.quantity };
     const generation = this.pricer.snapshots.begin();
     const saved =
-      (insert && (await insertCartWithLine(this.deps.db.em(), insert, line, this.deps.now()))) ||
+      (insert && (await insertCartWithLine(this.deps.db.reader, insert, line, this.deps.now()))) ||
       (await this.write(cart.id, async (em, locked) => {
         // Checked again under the lock: a racing add may have raised the line since it was read.
         if (!input.replaceCart) checkQuantity(locked.lines.find((l) => l.itemKey === key)?.quantity ?? 0);
