@@ -5,7 +5,7 @@ import { OrderEvents } from '@storefront/domain-events/orders';
 import { orders } from '@storefront/proto/orders';
 import { startTestService, type TestService } from '@storefront/service-kit/testing';
 import { createTestEvents, silentLogger, statementsSent, waitFor, type TestEvents } from '@storefront/testing';
-import { readOrder, updateOrderIfUnchanged } from '../src/persistence/orders.repository';
+import { readOrder, readOrderVersion, updateOrderIfUnchanged } from '../src/persistence/orders.repository';
 import { ordersService } from '../src/service';
 
 // The checkout's two writes to an order (create, then the gateway's answer)
@@ -103,14 +103,18 @@ describe('checkout writes', () => {
     expect(replay.filter((s) => !/^\s*select/i.test(s.text))).toEqual([]);
   });
 
-  it('a write conditioned on a stale read changes nothing', async () => {
+  it('a write conditioned on a read the order has since moved past changes nothing', async () => {
     const order = (await checkout.createOrder(createRequest('stale-read'), caller)).order!;
-    const read = (await readOrder(service.db.reader, order.id))!;
-    const stale = { ...read, dateModified: new Date(read.dateModified.getTime() - 1000) };
-    const history = { fromStatus: read.status, toStatus: 'on_hold' as const, byUserId: 0, cause: 'payment', note: '', changedAt: new Date() };
-    expect(await updateOrderIfUnchanged(service.db.reader, stale, { status: 'on_hold' }, history, new Date(), [])).toBe(false);
+    const stale = (await readOrderVersion(service.db.reader, order.id))!;
+    // Another writer changes the order (a customer note) after that read.
+    await service.db.reader.query(`update "orders"."orders" set customer_note = 'leave at the door' where id = ?`, [order.id]);
+    const current = (await readOrderVersion(service.db.reader, order.id))!;
+    const history = { fromStatus: 'pending_payment' as const, toStatus: 'on_hold' as const, byUserId: 0, cause: 'payment', note: '', changedAt: new Date() };
+    const write = (read: { version: string }) =>
+      updateOrderIfUnchanged(service.db.reader, { id: order.id, version: read.version }, { status: 'on_hold' }, history, new Date(), []);
+    expect(await write(stale)).toBe(false);
     expect((await readOrder(service.db.reader, order.id))!.status).toBe('pending_payment');
-    expect(await updateOrderIfUnchanged(service.db.reader, read, { status: 'on_hold' }, history, new Date(), [])).toBe(true);
+    expect(await write(current)).toBe(true);
     expect((await readOrder(service.db.reader, order.id))!.status).toBe('on_hold');
   });
 });

@@ -10,6 +10,9 @@ import {
   envelopeHeaders,
   InProcessTransport,
   OutboxRelay,
+  outboxInsert,
+  outboxParams,
+  outboxRow,
   recordEvent,
   replayParkedEvents,
   replayParkedOutbox,
@@ -249,4 +252,53 @@ describe.each(transports)('outbox, relay and idempotent consumer over %s', (name
       expect((await relay.stats()).parked + (await relay.stats()).pending).toBe(1);
     });
   }
+});
+
+describe('events written in the statement of their change (outboxInsert)', () => {
+  let database: TestDatabase;
+  let db: Database;
+  let transport: InProcessTransport;
+  let relay: OutboxRelay;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('events_statement');
+    db = await openNotes(database.url);
+    transport = new InProcessTransport(testEvents.env.EVENTS_SUBJECT_PREFIX);
+    // A poll far beyond the test: only the wake-up can publish in time.
+    relay = new OutboxRelay(db.orm, 'notes', transport, logger, { pollMs: 600_000, wakeOn: db.onOutboxWritten });
+    relay.start();
+    transport.subscribe(transport.subjectFor(NoteWritten.subject), (m) => received.push(NoteWritten.codec.decode(m.data).text));
+  });
+  afterAll(async () => {
+    await relay.stop();
+    await transport.close();
+    await db.close();
+    await database.drop();
+  });
+
+  /** Inserts a note unless its text exists, with its event in the same statement. */
+  const writeNote = async (text: string) => {
+    const rows = [outboxRow(NoteWritten, { text })];
+    const written = await db.reader.query<{ id: number }>(
+      `with n as (insert into "notes"."notes" (text) select ? where not exists (select 1 from "notes"."notes" where text = ?) returning id),
+       ${outboxInsert('notes', 'e', rows.length, 'n')}
+       select id from n`,
+      [text, text, ...outboxParams(rows)],
+    );
+    db.outboxWritten();
+    return written.length === 1;
+  };
+
+  it('publishes the event of a write at once (the relay is woken, not polled)', async () => {
+    expect(await writeNote('one-statement')).toBe(true);
+    await waitFor(async () => received.includes('one-statement'), 5_000, 20);
+  });
+
+  it('writes no event when the guarded change wrote nothing', async () => {
+    expect(await writeNote('one-statement')).toBe(false);
+    expect(await writeNote('after')).toBe(true);
+    await waitFor(async () => received.includes('after'), 5_000, 20);
+    expect(received.filter((t) => t === 'one-statement')).toHaveLength(1);
+  });
 });

@@ -101,16 +101,14 @@ export async function finishCheckout(
   id: string,
   status: CheckoutStatus,
   outcome: Record<string, unknown>,
-  order: { id: number; key: string },
   now: Date,
   cart?: { id: string; revision: number; change: 'clear' | 'bump' },
 ): Promise<void> {
   const ctes = [
-    `saga as (update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ?,
-       order_id = greatest(order_id, ?::int), order_key = coalesce(nullif(?, ''), order_key) where id = ? returning id)`,
+    `saga as (update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ? where id = ? returning id)`,
     `logged as (${APPEND_STEP})`,
   ];
-  const params: unknown[] = [status, JSON.stringify(outcome), now, order.id, order.key, id, `done:${status}`, '', now];
+  const params: unknown[] = [status, JSON.stringify(outcome), now, id, `done:${status}`, '', now];
   let main = 'select 1';
   if (cart?.change === 'clear') {
     ctes.push(`emptied as (update "cart"."carts" set coupons = '[]', draft_order_id = 0, updated_at = ? where id = ? and revision = ? returning id)`);

@@ -19,9 +19,9 @@ export function onOrderPaid(domain: CatalogDomain, logger: Logger): EventHandler
 
 /**
  * Most paid orders need one statement here: no coupons to link, and the
- * reservation is active or committed already (by the saga). Those skip the
- * inbox transaction; the committing statement records the event in the inbox
- * itself.
+ * reservation is active (a checkout leaves a paid order's reservation to this
+ * consumer) or committed already. Those skip the inbox transaction; the
+ * committing statement records the event in the inbox itself.
  */
 export function orderPaidShortcut(domain: CatalogDomain): EventShortcut<orders.OrderPaid> {
   return async (envelope, consumer) => {

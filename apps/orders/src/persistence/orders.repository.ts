@@ -186,6 +186,15 @@ export async function readOrder(reader: Reader, id: number): Promise<Order | nul
   return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
 }
 
+/** An order and the version of its row (`xmin`) it was read at, for a write guarded by it. */
+export async function readOrderVersion(reader: Reader, id: number): Promise<{ order: Order; version: string } | null> {
+  const rows = await reader.query<{ o: unknown; version: string }>(
+    `select ${ORDER_JSON} as o, o.xmin::text as version from ${T.orders} o where o.id = ?`,
+    [id],
+  );
+  return rows[0] ? { order: mapOrder(parsed(rows[0].o)), version: rows[0].version } : null;
+}
+
 export async function findIdByCheckoutKey(em: EntityManager, key: string): Promise<number | null> {
   const rows = await em.execute(`select id from ${T.orders} where checkout_key = ?`, [key]);
   return rows[0] ? Number(rows[0].id) : null;
@@ -528,14 +537,16 @@ export async function updateOrderWithHistory(
 }
 
 /**
- * A status transition in one autocommit statement, only while the order is
- * as the caller read it (status, paid status and last change): the changes,
- * the status-history row and the transition's outbox rows commit together.
- * False when another writer changed the order first (nothing is written).
+ * A status transition in one autocommit statement, only while the order's row
+ * is the version the caller read (`readOrderVersion`): the changes, the
+ * status-history row and the transition's outbox rows commit together. False
+ * when another writer changed the order first (nothing is written). Every
+ * write of an order's collections also writes its row, so the version covers
+ * them too.
  */
 export async function updateOrderIfUnchanged(
   reader: Reader,
-  read: Pick<Order, 'id' | 'status' | 'paidStatus' | 'dateModified'>,
+  read: { id: number; version: string },
   changes: OrderFieldChanges,
   change: Omit<StatusChange, 'orderId'>,
   now: Date,
@@ -543,7 +554,7 @@ export async function updateOrderIfUnchanged(
 ): Promise<boolean> {
   const { sets, params } = fieldAssignments(read.id, changes, now);
   const rows = await reader.query<{ changed: boolean }>(
-    `with u as (update ${T.orders} set ${sets} where id = ? and status = ? and paid_status = ? and date_trunc('milliseconds', date_modified) = ? returning id),
+    `with u as (update ${T.orders} set ${sets} where id = ? and xmin = ?::text::xid returning id),
      h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
        select u.id, ?, ?, ?, ?, ?, ? from u)${events.length ? `,
      ${outboxInsert(SCHEMA, 'e', events.length, 'u')}` : ''}
@@ -551,9 +562,7 @@ export async function updateOrderIfUnchanged(
     [
       ...params,
       read.id,
-      read.status,
-      read.paidStatus,
-      read.dateModified,
+      read.version,
       change.fromStatus,
       change.toStatus,
       change.byUserId,

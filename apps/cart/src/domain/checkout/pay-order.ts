@@ -101,7 +101,8 @@ export class OrderPayments {
     const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
       const twin = await this.place.previous(checkout.checkoutKey, input.requestHash);
-      return { result: await this.place.replay(twin!), replayed: true };
+      if (!twin) throw conflict('shop_checkout_in_progress', 'This payment is still being processed; retry shortly.');
+      return { result: await this.place.replay(twin), replayed: true };
     }
     return { result: unwrap(await this.saga.payExisting(checkout, actor, input.payloadJson)), replayed: false };
   }

@@ -69,13 +69,11 @@ export class PlaceOrder {
     const key = actor.idempotencyKey
       ? sha(`place|key|${owner}|${actor.idempotencyKey}`)
       : sha(`place|auto|${cart.id}|${cart.revision}|${input.requestHash}`);
-    // A derived key names this cart revision and request, so its earlier checkout is met by the insert
-    // below, or looked up here once that placement emptied the cart. A client's key may come back
-    // with a changed cart: its earlier checkout decides before anything is priced.
-    if (actor.idempotencyKey || !cart.lines.length) {
-      const previous = await this.previous(key, input.requestHash);
-      if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
-    }
+    // Before anything is priced: the retry of a checkout whose stock or coupons are now held by
+    // that checkout itself would be refused by the checks below.
+    const previous = await this.previous(key, input.requestHash);
+    if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
+
     if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
     const fields = { ...cart.fields, ...input.fields };
     const lookups = await this.pricer.lookup(cart.lines);

@@ -37,8 +37,7 @@ export class CheckoutSaga {
   private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
     const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
     const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange } : undefined;
-    const order = { id: c.orderId, key: c.orderKey };
-    await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, order, this.deps.now(), cart);
+    await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
     c.status = status;
     c.outcome = outcome;
     return outcome;
@@ -72,8 +71,6 @@ export class CheckoutSaga {
         } else return this.compensateAndFail(c, actor, err);
       }
     }
-    // This entry also covers the payment: a saga interrupted from here on finds its order again
-    // (creating it is idempotent by the checkout key) and settles the payment by key (resume).
     await this.step(c, 'create_order');
     try {
       const order = await orders!.createOrder({ ...plan.order!, reservationId: plan.stockLines.length ? c.id : '' }, actor);
@@ -82,6 +79,7 @@ export class CheckoutSaga {
     } catch (err) {
       return this.compensateAndFail(c, actor, err);
     }
+    await this.step(c, 'pay', { orderId: c.orderId, orderKey: c.orderKey });
     return this.pay(c, actor, payloadJson);
   }
 
@@ -138,7 +136,7 @@ export class CheckoutSaga {
    */
   private async keepPending(c: CheckoutRecord, err: DomainError): Promise<SagaResult> {
     this.deps.logger.warn({ checkout: c.id, order: c.orderId, code: err.code }, 'payment outcome unknown; order kept pending');
-    await this.step(c, 'pay', { orderId: c.orderId, orderKey: c.orderKey, note: err.code, releaseLease: true });
+    await this.step(c, 'pay', { note: err.code, releaseLease: true });
     const message = 'The payment is still being confirmed; your order is kept pending and will not be charged twice. Retry the same request to see its result.';
     return { error: { code: 'shop_payment_pending', status: 503, message, data: { order_id: c.orderId } } };
   }
@@ -237,16 +235,13 @@ export class CheckoutSaga {
       case 'redeem':
         return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
       case 'create_order': {
-        // The order may or may not exist (creating it again is idempotent by the checkout key); the
-        // payment may have started: settled by key like an interrupted `pay`.
-        try {
-          const order = await this.deps.orders!.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
+        // The order may or may not exist: creating it again is idempotent by the checkout key, then it is failed.
+        if (this.deps.orders) {
+          const order = await this.deps.orders.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
           c.orderId = order.id;
           c.orderKey = order.orderKey;
-        } catch (err) {
-          return this.compensateAndFail(c, actor, err);
         }
-        return this.settlePayment(c, actor);
+        return this.compensateAndFail(c, actor, new DomainError('shop_checkout_interrupted', 503, 'The checkout was interrupted; please try again.'));
       }
       case 'pay':
         return this.settlePayment(c, actor);

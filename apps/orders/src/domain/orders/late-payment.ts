@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOrder, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor, OrdersDeps } from '../deps';
 import { refundThroughGateway } from './gateway-refund';
-import { inTransaction, recordActivity } from './lifecycle';
+import { intoOutbox, recordActivity } from './lifecycle';
 import type { Order } from './order-types';
 
 /**
@@ -67,7 +67,7 @@ export class LatePayments {
       },
       now,
     );
-    recordActivity(inTransaction(em), order, 'warning', `Order #${order.id} was paid after it was cancelled; the payment is refunded.`, {
+    recordActivity(intoOutbox(em), order, 'warning', `Order #${order.id} was paid after it was cancelled; the payment is refunded.`, {
       order_id: order.id,
       status: order.status,
     });
@@ -99,13 +99,13 @@ export class LatePayments {
       const now = this.deps.now();
       if (error !== undefined) {
         await updateOrderFields(em, orderId, { metaData: withRefundDue(current, { ...due, state: 'failed', error: error.slice(0, 500) }) }, now);
-        recordActivity(inTransaction(em), current, 'error', `Order #${orderId}: refunding its late payment failed; an admin must refund it.`, {
+        recordActivity(intoOutbox(em), current, 'error', `Order #${orderId}: refunding its late payment failed; an admin must refund it.`, {
           order_id: orderId,
           by_user_id: actor.userId,
         });
       } else {
         await updateOrderFields(em, orderId, { paidStatus: 'refunded', refundedTotal: current.total, metaData: withRefundDue(current, undefined) }, now);
-        recordActivity(inTransaction(em), current, 'success', `Order #${orderId}: its late payment was refunded.`, { order_id: orderId, by_user_id: actor.userId });
+        recordActivity(intoOutbox(em), current, 'success', `Order #${orderId}: its late payment was refunded.`, { order_id: orderId, by_user_id: actor.userId });
       }
       return (await findOrder(em, orderId))!;
     });

@@ -18,7 +18,7 @@ const ACTIVITY = activityLogged('orders');
  * (orders.repository `insertOrderWithEvents`, `updateOrderIfUnchanged`).
  */
 export type EventSink = <T>(event: EventType<T>, payload: T) => void;
-export const inTransaction = (em: EntityManager): EventSink => (event, payload) => void recordEvent(em, event, payload);
+export const intoOutbox = (em: EntityManager): EventSink => (event, payload) => void recordEvent(em, event, payload);
 export const intoRows = (rows: OutboxRow[]): EventSink => (event, payload) => void rows.push(outboxRow(event, payload));
 
 /** What order_placed tells: known before the order is inserted once its ids are drawn. */
@@ -109,7 +109,7 @@ export async function applyTransition(
   extras: TransitionExtras,
   now: Date,
 ): Promise<Order> {
-  const write = transitionWrite(order, plan, extras, now, inTransaction(em));
+  const write = transitionWrite(order, plan, extras, now, intoOutbox(em));
   await updateOrderWithHistory(em, order.id, write.changes, write.history, now);
   return write.next;
 }

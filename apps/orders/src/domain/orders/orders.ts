@@ -13,6 +13,7 @@ import {
   ordersAt,
   listOrderSummaries,
   readOrder,
+  readOrderVersion,
   replaceContent,
   statusHistory,
   updateOrderFields,
@@ -36,10 +37,11 @@ import {
   planCustomerCancel,
   planTransition,
   type OrderStatus,
+  type TransitionPlan,
 } from '../status/order-states';
 import { refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
-import { applyTransition, inTransaction, intoRows, recordPlaced, transitionWrite } from './lifecycle';
+import { applyTransition, intoOutbox, intoRows, recordPlaced, transitionWrite } from './lifecycle';
 import type {
   Address,
   LineInput,
@@ -186,37 +188,34 @@ export class Orders {
     const now = this.deps.now();
     if (!input.draftOrderId) return this.insertFromCheckout(input, status, content, currency, actor, now);
     return this.tx(async (em) => {
-      const promoted = await (async () => {
-        const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
-        if (existingId && existingId !== input.draftOrderId) {
-          return { order: (await findOrder(em, existingId))!, existing: true };
-        }
-        const draft = await this.locked(em, input.draftOrderId);
-        if (draft.customerId !== input.customerId) throw orderNotFound();
-        if (draft.status !== 'checkout_draft') {
-          if (draft.checkoutKey === input.checkoutKey) return { order: draft, existing: true };
-          throw invalidOrderInput({ draft_order_id: 'The draft order has already been placed.' });
-        }
-        await replaceContent(em, draft.id, content);
-        await updateOrderFields(em, draft.id, {
-          checkoutKey: input.checkoutKey,
-          currency: input.currency || draft.currency,
-          billing: input.billing ?? draft.billing,
-          shipping: input.shipping ?? draft.shipping,
-          customerNote: input.customerNote,
-          paymentMethod: input.paymentMethod,
-          paymentMethodTitle: input.paymentMethodTitle,
-          reservationId: input.reservationId,
-          couponCodes: input.couponCodes,
-        }, now);
-        const order = (await findOrder(em, draft.id))!;
-        if (status === 'pending_payment') {
-          const plan = planTransition(order, 'pending_payment', 'checkout');
-          if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
-        }
-        return { order: (await findOrder(em, draft.id))!, existing: false };
-      })();
-      return promoted;
+      const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
+      if (existingId && existingId !== input.draftOrderId) {
+        return { order: (await findOrder(em, existingId))!, existing: true };
+      }
+      const draft = await this.locked(em, input.draftOrderId);
+      if (draft.customerId !== input.customerId) throw orderNotFound();
+      if (draft.status !== 'checkout_draft') {
+        if (draft.checkoutKey === input.checkoutKey) return { order: draft, existing: true };
+        throw invalidOrderInput({ draft_order_id: 'The draft order has already been placed.' });
+      }
+      await replaceContent(em, draft.id, content);
+      await updateOrderFields(em, draft.id, {
+        checkoutKey: input.checkoutKey,
+        currency: input.currency || draft.currency,
+        billing: input.billing ?? draft.billing,
+        shipping: input.shipping ?? draft.shipping,
+        customerNote: input.customerNote,
+        paymentMethod: input.paymentMethod,
+        paymentMethodTitle: input.paymentMethodTitle,
+        reservationId: input.reservationId,
+        couponCodes: input.couponCodes,
+      }, now);
+      const order = (await findOrder(em, draft.id))!;
+      if (status === 'pending_payment') {
+        const plan = planTransition(order, 'pending_payment', 'checkout');
+        if (plan) await applyTransition(em, order, plan, { cause: 'checkout', actor }, now);
+      }
+      return { order: (await findOrder(em, draft.id))!, existing: false };
     });
   }
 
@@ -248,7 +247,9 @@ export class Orders {
     }
     const em = this.deps.db.em();
     const twin = await findIdByCheckoutKey(em, input.checkoutKey);
-    return { order: (await findOrder(em, twin!))!, existing: true };
+    // Ids and order keys are unique by construction: only the checkout key can have been taken.
+    if (!twin) throw new Error(`order ${ids.order} was not inserted, yet no order has its checkout key`);
+    return { order: (await findOrder(em, twin))!, existing: true };
   }
 
   private checkoutContent(input: CheckoutOrderInput): OrderContent {
@@ -390,13 +391,19 @@ export class Orders {
     now: Date,
   ): Promise<Order | null> {
     if (outcome === 'requires_action') return null;
-    const order = await readOrder(this.deps.db.reader, orderId);
-    if (!order) throw orderNotFound();
+    const read = await readOrderVersion(this.deps.db.reader, orderId);
+    if (!read) throw orderNotFound();
+    const { order } = read;
     if (order.status === 'cancelled' || order.status === 'checkout_draft') return null;
     if (order.paidStatus !== 'unpaid') return order; // a replay, or a late failure after paid: nothing changes
     const to: OrderStatus = outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
     if (order.status === to) return order; // replay
-    const plan = planTransition(order, to, 'payment');
+    let plan: TransitionPlan | null;
+    try {
+      plan = planTransition(order, to, 'payment');
+    } catch {
+      return null; // refused on this unlocked read: the locked transaction decides, and answers
+    }
     if (!plan) return order;
     const changes: OrderFieldChanges = {
       transactionId: details.transactionId || undefined,
@@ -406,7 +413,7 @@ export class Orders {
     const events: OutboxRow[] = [];
     const extras = { cause: 'payment' as const, actor, changes, note: details.message, failureReason: details.message };
     const write = transitionWrite(order, plan, extras, now, intoRows(events));
-    if (!(await updateOrderIfUnchanged(this.deps.db.reader, order, write.changes, write.history, now, events))) return null;
+    if (!(await updateOrderIfUnchanged(this.deps.db.reader, { id: order.id, version: read.version }, write.changes, write.history, now, events))) return null;
     this.deps.db.outboxWritten();
     return write.next;
   }
@@ -489,7 +496,7 @@ export class Orders {
         now,
         created('pending_payment', actor),
       );
-      recordPlaced(inTransaction(em), order!, now);
+      recordPlaced(intoOutbox(em), order!, now);
       // The requested status (or set_paid) is reached through the state machine.
       const target = input.setPaid ? this.paidTarget(order!, status) : status;
       if (target !== 'pending_payment') {
