@@ -4,7 +4,7 @@ import { OrderEvents } from '@storefront/domain-events/orders';
 import { connectJetStream, envelopeHeaders, type EventTransport } from '@storefront/events';
 import { catalog } from '@storefront/proto/catalog';
 import { orders } from '@storefront/proto/orders';
-import { silentLogger, waitFor } from '@storefront/testing';
+import { silentLogger, statementsSent, waitFor } from '@storefront/testing';
 import {
   createSimpleProduct,
   customer,
@@ -124,6 +124,26 @@ describe('reservations under concurrency', () => {
     expect([third.replayed, third.reservation!.status]).toEqual([true, 'active']);
     expect(await levelOf(product.id)).toBe(3);
     expect(await failure(reserve('retry-1', [line(product.id, 1)]))).toEqual(['shop_reservation_conflict', 409]);
+  });
+
+  it('takes the usual reservation in one statement; one that needs judging leaves nothing behind and takes the checked path', async () => {
+    const RESERVE = /"catalog"\."reservations"|^\s*(begin|commit)\b/i;
+    const kinds = (sent: { text: string }[]) => sent.map((s) => s.text.trim().split(/\s+/)[0].toLowerCase());
+    const stocked = await createSimpleProduct(c, { title: 'Stocked', stock: 100 });
+    expect(kinds(await statementsSent(RESERVE, () => reserve('usual', [line(stocked.id, 2)])))).toEqual(['with']);
+    expect(await levelOf(stocked.id)).toBe(98);
+    // A shortage: the statement aborts itself (nothing taken), the transaction answers with the shortage.
+    const scarce = await createSimpleProduct(c, { title: 'Few', stock: 1 });
+    let refused: unknown;
+    const sent = kinds(await statementsSent(RESERVE, () => reserve('short', [line(stocked.id, 1), line(scarce.id, 2)]).catch((e) => (refused = e))));
+    expect(sent.slice(0, 3)).toEqual(['with', 'begin', 'with']);
+    expect(refused).toMatchObject({ code: expect.anything() });
+    expect(await failure(reserve('short-again', [line(scarce.id, 2)]))).toEqual(['shop_stock_insufficient', 422]);
+    expect([await levelOf(stocked.id), await levelOf(scarce.id)]).toEqual([98, 1]);
+    // Crossing the low-stock threshold (2 by default) publishes stock_low: the checked path, which takes the units.
+    const low = await createSimpleProduct(c, { title: 'Nearly gone', stock: 3 });
+    expect(kinds(await statementsSent(RESERVE, () => reserve('crossing', [line(low.id, 1)])))).toContain('begin');
+    expect(await levelOf(low.id)).toBe(2);
   });
 
   it('reserves all lines or none, naming the short ones', async () => {

@@ -4,6 +4,13 @@ import type { Reader } from '@storefront/persistence';
 import { Reservation, ReservationLine } from './entities';
 import { T } from './sql';
 
+/**
+ * How the one-statement reservation aborts itself: plain SQL cannot raise, so
+ * it casts this text to boolean, a 22P02 error naming the text. The text is
+ * built from a row (not a constant the planner would fold and fail on).
+ */
+const NEEDS_CHECKS = 'reservation needs the checked path';
+
 export type ReservationStatus = 'active' | 'committed' | 'released' | 'expired';
 
 /** The reservation, row-locked until the transaction ends (serializes commit/release/sweep). */
@@ -65,15 +72,61 @@ export interface ReserveOutcome {
  * Nothing is checked here: the caller checks the returned products and levels
  * (unknown products or variations, shortages) and rolls back what it refuses.
  */
-export async function reserveLines(
-  em: EntityManager,
-  input: { id: string; now: Date; expiresAt: Date; userId: number; lines: readonly LineQuantity[] },
-): Promise<ReserveOutcome> {
+export async function reserveLines(em: EntityManager, input: ReserveInput): Promise<ReserveOutcome> {
+  const { sql, params } = reserveStatement(input);
+  const [row] = await em.execute<ReserveOutcome[]>(sql, params);
+  return row;
+}
+
+export interface ReserveInput {
+  id: string;
+  now: Date;
+  expiresAt: Date;
+  userId: number;
+  lines: readonly LineQuantity[];
+}
+
+/**
+ * The usual reservation in one autocommit statement, no transaction: the
+ * statement of `reserveLines`, which aborts itself (everything it wrote rolled
+ * back) unless nothing needs judging: every product
+ * known, variations as their products require, every managed line covered
+ * (or on backorder), no unmanaged line out of stock, no level crossing its
+ * low-stock threshold (that publishes stock_low). True when it reserved;
+ * false for a refusal or an existing id: the caller then takes the checked
+ * path in a transaction, which gives the precise answer.
+ */
+export async function reserveAtOnce(reader: Reader, input: ReserveInput, lowStockDefault: number): Promise<boolean> {
+  const { sql, params } = reserveStatement(input, lowStockDefault);
+  try {
+    const [row] = await reader.query<{ created: boolean }>(sql, params);
+    return row.created === true;
+  } catch (err) {
+    const { code, message } = err as { code?: string; message?: string };
+    if (code === '22P02' && message?.includes(NEEDS_CHECKS)) return false;
+    throw err;
+  }
+}
+
+function reserveStatement(input: ReserveInput, lowStockDefault?: number): { sql: string; params: unknown[] } {
   const { id, now, expiresAt, userId, lines } = input;
-  const [row] = await em.execute<
-    Array<{ created: boolean; products: ReservableProduct[]; variations: ReserveOutcome['variations']; levels: TakenLevel[] }>
-  >(
-    `with req (product_id, variation_id, quantity) as (values ${lines.map(() => '(?::int, ?::int, ?::int)').join(', ')}),
+  // Mirrors checkLines, shortages and recordLowStockEvents (domain/reservations, domain/stock) conservatively.
+  const verdict = `not exists (select 1 from res) or (
+       (select count(*) from prod) = (select count(distinct product_id) from req)
+       and not exists (
+         select 1 from req r join prod p on p.id = r.product_id
+         where (case when p.product_type = 'variable'
+                  then not exists (select 1 from ${T.variations} v where v.id = r.variation_id and v.product_id = p.id)
+                  else r.variation_id <> 0 end)
+            or (not p.manage_stock and p.stock_status = 'outofstock'))
+       and not exists (
+         select 1 from taken t join req r on r.product_id = t.product_id and r.variation_id = t.variation_id
+           join prod p on p.id = t.product_id
+         where (t.quantity < 0 and not p.backorders_allowed)
+            or (t.quantity + r.quantity > coalesce(p.low_stock_threshold, ?::int) and t.quantity <= coalesce(p.low_stock_threshold, ?::int))))`;
+  const judged = lowStockDefault !== undefined;
+  return {
+    sql: `with req (product_id, variation_id, quantity) as (values ${lines.map(() => '(?::int, ?::int, ?::int)').join(', ')}),
      res as (
        insert into ${T.reservations} (id, status, created_at, expires_at) values (?, 'active', ?, ?)
        on conflict do nothing returning id
@@ -108,8 +161,9 @@ export async function reserveLines(
        (select coalesce(json_agg(json_build_object('id', v.id, 'productId', v.product_id)), '[]')
           from ${T.variations} v where v.id in (select variation_id from req where variation_id <> 0)) as variations,
        (select coalesce(json_agg(json_build_object('productId', t.product_id, 'variationId', t.variation_id, 'after', t.quantity)), '[]')
-          from taken t) as levels`,
-    [
+          from taken t) as levels${judged ? `,
+       case when ${verdict} then true else (select '${NEEDS_CHECKS} (' || count(*) || ' lines)' from req)::boolean end as clean` : ''}`,
+    params: [
       ...lines.flatMap((l) => [l.productId, l.variationId, l.quantity]),
       id,
       now,
@@ -119,9 +173,9 @@ export async function reserveLines(
       now,
       id,
       id,
+      ...(judged ? [lowStockDefault, lowStockDefault] : []),
     ],
-  );
-  return row;
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   lockReservation,
   commitAndRecordHandled,
   reservationLines,
+  reserveAtOnce,
   reserveLines,
   type ReservationStatus,
 } from '../../persistence/reservations.repository';
@@ -53,6 +54,14 @@ export class Reservations {
     const id = parseReservationId(input.reservationId);
     const lines = normalizeLines(input.lines);
     const ttlSeconds = this.ttl(input.ttlSeconds);
+    // The usual reservation, nothing to judge, is one statement; a refusal, a retry of the id or a
+    // low-stock crossing leave nothing behind and take the checked transaction below.
+    const start = this.deps.now();
+    const until = new Date(start.getTime() + ttlSeconds * 1000);
+    const usual = { id, now: start, expiresAt: until, userId: actor.userId, lines };
+    if (await reserveAtOnce(this.deps.db.reader, usual, this.deps.config.LOW_STOCK_THRESHOLD)) {
+      return { reservation: { id, status: 'active' as const, createdAt: start, expiresAt: until, lines }, replayed: false };
+    }
     return this.deps.db.em().transactional(async (em) => {
       const now = this.deps.now();
       const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
