@@ -73,7 +73,7 @@ export interface ReserveOutcome {
  * (unknown products or variations, shortages) and rolls back what it refuses.
  */
 export async function reserveLines(em: EntityManager, input: ReserveInput): Promise<ReserveOutcome> {
-  const { sql, params } = reserveStatement(input);
+  const { sql, params } = reserveStatement(input, { judged: false });
   const [row] = await em.execute<ReserveOutcome[]>(sql, params);
   return row;
 }
@@ -96,10 +96,14 @@ export interface ReserveInput {
  * false for a refusal or an existing id: the caller then takes the checked
  * path in a transaction, which gives the precise answer.
  */
-export async function reserveAtOnce(reader: Reader, input: ReserveInput, lowStockDefault: number): Promise<boolean> {
-  const { sql, params } = reserveStatement(input, lowStockDefault);
+export async function reserveAtOnce(em: EntityManager, input: ReserveInput, lowStockDefault: number): Promise<boolean> {
+  if (!Number.isSafeInteger(lowStockDefault)) throw new Error('the store low-stock threshold must be an integer');
+  const { sql, params } = reserveStatement(input, { judged: true, lowStockDefault });
   try {
-    const [row] = await reader.query<{ created: boolean }>(sql, params);
+    // On the ORM's pool, outside a transaction (autocommit), not the reader's: a statement waiting on
+    // a hot level's row lock must not hold one of the few connections hot reads share, and its text
+    // varies with the line count (nothing to gain from preparing it).
+    const [row] = await em.execute<{ created: boolean }[]>(sql, params);
     return row.created === true;
   } catch (err) {
     const { code, message } = err as { code?: string; message?: string };
@@ -108,7 +112,10 @@ export async function reserveAtOnce(reader: Reader, input: ReserveInput, lowStoc
   }
 }
 
-function reserveStatement(input: ReserveInput, lowStockDefault?: number): { sql: string; params: unknown[] } {
+function reserveStatement(
+  input: ReserveInput,
+  check: { judged: false } | { judged: true; lowStockDefault: number },
+): { sql: string; params: unknown[] } {
   const { id, now, expiresAt, userId, lines } = input;
   // Mirrors checkLines, shortages and recordLowStockEvents (domain/reservations, domain/stock) conservatively.
   const verdict = `not exists (select 1 from res) or (
@@ -116,7 +123,7 @@ function reserveStatement(input: ReserveInput, lowStockDefault?: number): { sql:
        and not exists (
          select 1 from req r join prod p on p.id = r.product_id
          where (case when p.product_type = 'variable'
-                  then not exists (select 1 from ${T.variations} v where v.id = r.variation_id and v.product_id = p.id)
+                  then r.variation_id = 0 or not exists (select 1 from ${T.variations} v where v.id = r.variation_id and v.product_id = p.id)
                   else r.variation_id <> 0 end)
             or (not p.manage_stock and p.stock_status = 'outofstock'))
        and not exists (
@@ -124,7 +131,7 @@ function reserveStatement(input: ReserveInput, lowStockDefault?: number): { sql:
            join prod p on p.id = t.product_id
          where (t.quantity < 0 and not p.backorders_allowed)
             or (t.quantity + r.quantity > coalesce(p.low_stock_threshold, ?::int) and t.quantity <= coalesce(p.low_stock_threshold, ?::int))))`;
-  const judged = lowStockDefault !== undefined;
+  const { judged } = check;
   return {
     sql: `with req (product_id, variation_id, quantity) as (values ${lines.map(() => '(?::int, ?::int, ?::int)').join(', ')}),
      res as (
@@ -173,7 +180,7 @@ function reserveStatement(input: ReserveInput, lowStockDefault?: number): { sql:
       now,
       id,
       id,
-      ...(judged ? [lowStockDefault, lowStockDefault] : []),
+      ...(check.judged ? [check.lowStockDefault, check.lowStockDefault] : []),
     ],
   };
 }

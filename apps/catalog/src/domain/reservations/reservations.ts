@@ -41,8 +41,9 @@ const SWEEP_BATCH = 50;
  * Stock held for a checkout. Reserving takes the units off the level at once
  * (movement `reserved`), so levels never promise the same unit twice;
  * releasing or expiring gives them back (`released` / `expired`); committing
- * only marks the sale final. Each operation is one transaction holding the
- * reservation row and the levels locked, levels always in the same order.
+ * only marks the sale final. Each operation is one transaction (or, for the
+ * usual reservation, one statement) holding the reservation row and the
+ * levels locked, levels always in the same order.
  */
 export class Reservations {
   constructor(private readonly deps: CatalogDeps) {}
@@ -59,7 +60,7 @@ export class Reservations {
     const start = this.deps.now();
     const until = new Date(start.getTime() + ttlSeconds * 1000);
     const usual = { id, now: start, expiresAt: until, userId: actor.userId, lines };
-    if (await reserveAtOnce(this.deps.db.reader, usual, this.deps.config.LOW_STOCK_THRESHOLD)) {
+    if (await reserveAtOnce(this.deps.db.em(), usual, this.deps.config.LOW_STOCK_THRESHOLD)) {
       return { reservation: { id, status: 'active' as const, createdAt: start, expiresAt: until, lines }, replayed: false };
     }
     return this.deps.db.em().transactional(async (em) => {
