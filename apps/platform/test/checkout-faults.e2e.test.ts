@@ -23,7 +23,7 @@ let mug: catalog.Product;
 const channels: Channel[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ CHECKOUT_RECOVERY_SECONDS: '1', CHECKOUT_RECOVERY_AFTER_SECONDS: '1' });
+  stack = await startStack({ CHECKOUT_RECOVERY_SECONDS: '1', CHECKOUT_RECOVERY_AFTER_SECONDS: '1', RESERVATION_SWEEP_SECONDS: '1' });
   admin = new ShopClient(stack.url);
   await admin.login(ADMIN.login, ADMIN.password);
   seed = await connectCatalogAdmin(stack, admin);
@@ -43,19 +43,24 @@ const stockOf = async () => (await seed.products.getProduct({ id: mug.id, contex
  * the log open at `step` (`pay` names the order; at `create_order` the order
  * may or may not have been created).
  */
-async function interruptedSaga(step: 'pay' | 'redeem' | 'create_order', orderCreated = step === 'pay') {
+async function interruptedSaga(
+  step: 'pay' | 'redeem' | 'create_order',
+  orderCreated = step === 'pay',
+  options: { gateway?: 'cod' | 'bacs'; ttlSeconds?: number; loggedAfterMs?: number } = {},
+) {
+  const { gateway = 'cod', ttlSeconds = 600, loggedAfterMs = 0 } = options;
   const id = randomUUID();
   const key = createHash('sha256').update(id).digest('hex');
   const cat = openChannel('catalog', service('catalog').address, 15_000);
   const ord = openChannel('orders', service('orders').address, 15_000);
   channels.push(cat, ord);
   const lines = [{ productId: mug.id, variationId: 0, quantity: 1 }];
-  await bindClient(cat, catalog.StockServiceService).reserveStock({ reservationId: id, lines, ttlSeconds: 600 }, seed.caller);
+  await bindClient(cat, catalog.StockServiceService).reserveStock({ reservationId: id, lines, ttlSeconds }, seed.caller);
   const amounts = { subtotal: '10.00', discountTotal: '0.00', shippingTotal: '0.00', totalTax: '0.00', total: '10.00' };
   const order = { checkoutKey: key, draftOrderId: 0, status: 'pending_payment' as const, customerId: 0, currency: 'USD',
     billing: { first_name: 'Ada', last_name: 'L', company: '', address_1: '1 Main', address_2: '', city: 'X', state: 'IL', postcode: '62701', country: 'US', email: 'ada@example.com', phone: '' },
     shipping: { first_name: 'Ada', last_name: 'L', company: '', address_1: '1 Main', address_2: '', city: 'X', state: 'IL', postcode: '62701', country: 'US', email: '', phone: '' },
-    customerNote: '', paymentMethod: 'cod', paymentMethodTitle: 'Cash on delivery', reservationId: id, couponCodes: [],
+    customerNote: '', paymentMethod: gateway, paymentMethodTitle: gateway, reservationId: id, couponCodes: [],
     lineItems: [{ productId: mug.id, priceId: mug.prices[0].id, variationId: 0, name: 'Mug', quantity: 1, price: '10.00', subtotal: '10.00', discount: '0.00', tax: '0.00', total: '10.00', downloadable: false, shippingRequired: false, sku: '' }],
     shippingLines: [], couponLines: [], taxLines: [], ...amounts };
   let orderId = 0;
@@ -63,7 +68,7 @@ async function interruptedSaga(step: 'pay' | 'redeem' | 'create_order', orderCre
   if (orderCreated) {
     const created = await bindClient(ord, orders.OrderCheckoutServiceService).createOrder(
       orders.CreateOrderRequest.fromPartial({
-        checkoutKey: key, status: 'pending_payment', currency: 'USD', paymentMethod: 'cod', reservationId: id, createdVia: 'checkout',
+        checkoutKey: key, status: 'pending_payment', currency: 'USD', paymentMethod: gateway, reservationId: id, createdVia: 'checkout',
         lineItems: [{ productId: mug.id, priceId: mug.prices[0].id, name: 'Mug', quantity: 1, price: '10.00', subtotal: '10.00', discount: '0.00', tax: '0.00', total: '10.00' }],
         ...amounts,
       }),
@@ -74,12 +79,14 @@ async function interruptedSaga(step: 'pay' | 'redeem' | 'create_order', orderCre
   }
   const plan = { order, amount: '10.00', currency: 'USD', email: 'ada@example.com', customerId: 0, gatewayTitle: 'Cash on delivery', hasSubscription: false,
     stockLines: lines, couponCodes: [], checkoutUrl: 'http://127.0.0.1:8080/checkout/', returnUrl: '', clientIp: '' };
+  // The request died this long after its reservation (recovery sees the log only from then on).
+  await new Promise((resolve) => setTimeout(resolve, loggedAfterMs));
   const past = new Date(Date.now() - 3600_000);
   await service('cart').db.em().execute(
     `insert into "cart"."checkouts" (id, checkout_key, kind, cart_id, cart_revision, customer_id, request_hash, status, step, payment_method,
        order_id, order_key, plan, outcome, locked_until, created_at, updated_at)
-     values (?, ?, 'place', null, 0, 0, 'x', 'open', ?, 'cod', ?, ?, ?::jsonb, null, null, ?, ?)`,
-    [id, key, step, step === 'pay' ? orderId : 0, step === 'pay' ? orderKey : '', JSON.stringify(plan), past, past],
+     values (?, ?, 'place', null, 0, 0, 'x', 'open', ?, ?, ?, ?, ?::jsonb, null, null, ?, ?)`,
+    [id, key, step, gateway, step === 'pay' ? orderId : 0, step === 'pay' ? orderKey : '', JSON.stringify(plan), past, past],
   );
   return { id, key, orderId };
 }
@@ -159,6 +166,15 @@ describe('checkout recovery (a cart killed mid-saga)', () => {
     const attempts = await service('payments').db.em().execute<{ n: string }[]>(`select count(*) as n from "payments"."payment_attempts" where order_id = ?`, [rows[0].id]);
     expect(Number(attempts[0].n)).toBe(0);
     expect(await stockOf()).toBe(before);
+  }, 60_000);
+
+  it('an on-hold order recovered after its reservation lapsed: the checkout completes, the order waits on hold, the units stay given back', async () => {
+    const before = await stockOf();
+    const { id, orderId } = await interruptedSaga('pay', true, { gateway: 'bacs', ttlSeconds: 1, loggedAfterMs: 1500 });
+    await waitFor(async () => (await sagaStatus(id)) === 'succeeded', 30_000, 200);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body).toMatchObject({ id: orderId, status: 'on_hold' });
+    // The lapsed reservation's units go back with the sweep, not twice.
+    await waitFor(async () => (await stockOf()) === before, 15_000, 200);
   }, 60_000);
 
   it('killed before the order existed: the saga compensates and the stock comes back', async () => {

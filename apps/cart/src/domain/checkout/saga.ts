@@ -195,8 +195,23 @@ export class CheckoutSaga {
     // Stock lines are only a placement's, and it gets this far only with its reservation made. A paid
     // order's reservation is committed by catalog on order_paid (as for a payment recorded anywhere
     // else); one left unpaid (on_hold: a bank transfer) keeps its units by committing it here.
-    if (plan.stockLines.length && order.paidStatus !== 'paid') await this.deps.catalog.commitReservation(c.id);
+    if (plan.stockLines.length && order.paidStatus !== 'paid') await this.commitUnpaid(c);
     return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
+  }
+
+  /**
+   * Keeps an unpaid (on-hold) order's units. A reservation that lapsed first
+   * (the saga was recovered after its expiry) already gave them back: the order
+   * stays on hold without held stock, and its payment, when an admin records
+   * it, takes the units again (catalog on order_paid), as for any late payment.
+   */
+  private async commitUnpaid(c: CheckoutRecord): Promise<void> {
+    try {
+      await this.deps.catalog.commitReservation(c.id);
+    } catch (err) {
+      if (!(DomainError.is(err) && err.code === 'shop_reservation_not_active')) throw err;
+      this.deps.logger.warn({ checkout: c.id, order: c.orderId }, "the on-hold order's reservation lapsed before its checkout finished; its units were given back");
+    }
   }
 
   /** Gives back what the saga took: stock, coupon uses; the order (if any) is marked failed. */
