@@ -59,6 +59,16 @@ export function recordEvent<T>(em: EntityManager, event: EventType<T>, payload: 
 }
 
 /**
+ * Where a change's events go, so one piece of code can describe the events of
+ * a change however it is written: the outbox through a transaction's
+ * EntityManager (`intoOutbox`), or rows for a change written in one statement
+ * (`intoRows`, then `outboxInsert`).
+ */
+export type EventSink = <T>(event: EventType<T>, payload: T) => void;
+export const intoOutbox = (em: EntityManager): EventSink => (event, payload) => void recordEvent(em, event, payload);
+export const intoRows = (rows: OutboxRow[]): EventSink => (event, payload) => void rows.push(outboxRow(event, payload));
+
+/**
  * The CTE `<name> as (insert into "<schema>"."outbox" ...)` writing `count`
  * rows in the one statement that makes the change they announce, and only
  * when the CTE `guard` of that statement returned a row (the change

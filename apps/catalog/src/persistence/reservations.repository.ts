@@ -89,10 +89,10 @@ export interface ReserveInput {
 /**
  * The usual reservation in one autocommit statement, no transaction: the
  * statement of `reserveLines`, which aborts itself (everything it wrote rolled
- * back) unless nothing needs judging: every product
- * known, variations as their products require, every managed line covered
- * (or on backorder), no unmanaged line out of stock, no level crossing its
- * low-stock threshold (that publishes stock_low). True when it reserved;
+ * back) unless nothing needs judging: every product known, variations as
+ * their products require, every managed line covered (or on backorder), no
+ * unmanaged line out of stock, no level crossing its low-stock threshold
+ * (that publishes stock_low). True when it reserved;
  * false for a refusal or an existing id: the caller then takes the checked
  * path in a transaction, which gives the precise answer.
  */

@@ -182,8 +182,7 @@ export async function findOrder(em: EntityManager, id: number, lock = false): Pr
 
 /** Hot read outside transactions, on the prepared-statement reader. */
 export async function readOrder(reader: Reader, id: number): Promise<Order | null> {
-  const rows = await reader.query<{ o: unknown }>(`select ${ORDER_JSON} as o from ${T.orders} o where o.id = ?`, [id]);
-  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
+  return (await readOrderVersion(reader, id))?.order ?? null;
 }
 
 /** An order and the version of its row (`xmin`) it was read at, for a write guarded by it. */

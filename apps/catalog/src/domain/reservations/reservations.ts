@@ -57,18 +57,15 @@ export class Reservations {
     const ttlSeconds = this.ttl(input.ttlSeconds);
     // The usual reservation, nothing to judge, is one statement; a refusal, a retry of the id or a
     // low-stock crossing leave nothing behind and take the checked transaction below.
-    const start = this.deps.now();
-    const until = new Date(start.getTime() + ttlSeconds * 1000);
-    const usual = { id, now: start, expiresAt: until, userId: actor.userId, lines };
-    if (await reserveAtOnce(this.deps.db.em(), usual, this.deps.config.LOW_STOCK_THRESHOLD)) {
-      return { reservation: { id, status: 'active' as const, createdAt: start, expiresAt: until, lines }, replayed: false };
-    }
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    const reservation = { id, now, expiresAt, userId: actor.userId, lines };
+    const reserved = { reservation: { id, status: 'active' as const, createdAt: now, expiresAt, lines }, replayed: false };
+    if (await reserveAtOnce(this.deps.db.em(), reservation, this.deps.config.LOW_STOCK_THRESHOLD)) return reserved;
     return this.deps.db.em().transactional(async (em) => {
-      const now = this.deps.now();
-      const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
       // One statement inserts the reservation and, when it is new, takes the units; a twin call
       // with the same id waits in it until the first one commits or rolls back.
-      const taken = await reserveLines(em, { id, now, expiresAt, userId: actor.userId, lines });
+      const taken = await reserveLines(em, reservation);
       if (!taken.created) return { reservation: await this.replay(em, id, lines), replayed: true };
       // What it took is checked now; a refusal rolls the whole reservation back.
       const planned = checkLines(lines, taken.products, taken.variations);
@@ -80,7 +77,7 @@ export class Reservations {
       const missing = shortages(planned, new Map(changes.map((c) => [levelKey(c.productId, c.variationId), c.before])));
       if (missing.length) throw insufficientStock(missing);
       await recordLowStockEvents(em, this.deps, taken.products, changes);
-      return { reservation: { id, status: 'active' as const, createdAt: now, expiresAt, lines }, replayed: false };
+      return reserved;
     });
   }
 

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { intoOutbox } from '@storefront/events';
 import { findOrder, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
 import type { Actor, OrdersDeps } from '../deps';
 import { refundThroughGateway } from './gateway-refund';
-import { intoOutbox, recordActivity } from './lifecycle';
+import { recordActivity } from './lifecycle';
 import type { Order } from './order-types';
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { outboxRow, recordEvent, type EventType, type OutboxRow } from '@storefront/events';
+import { intoOutbox, type EventSink } from '@storefront/events';
 import { activityLogged } from '@storefront/domain-events';
 import { OrderEvents } from '@storefront/domain-events/orders';
 import { fromMinor } from '@storefront/money';
@@ -11,15 +11,6 @@ import type { OrderStatus, TransitionCause, TransitionPlan } from '../status/ord
 import type { Order } from './order-types';
 
 const ACTIVITY = activityLogged('orders');
-
-/**
- * Where a change's events go: the outbox through the transaction's
- * EntityManager, or rows for a change written in one statement
- * (orders.repository `insertOrderWithEvents`, `updateOrderIfUnchanged`).
- */
-export type EventSink = <T>(event: EventType<T>, payload: T) => void;
-export const intoOutbox = (em: EntityManager): EventSink => (event, payload) => void recordEvent(em, event, payload);
-export const intoRows = (rows: OutboxRow[]): EventSink => (event, payload) => void rows.push(outboxRow(event, payload));
 
 /** What order_placed tells: known before the order is inserted once its ids are drawn. */
 export type PlacedOrder = Pick<

@@ -20,7 +20,7 @@ import {
   updateOrderIfUnchanged,
   type OrderFieldChanges,
 } from '../../persistence/orders.repository';
-import type { OutboxRow } from '@storefront/events';
+import { intoOutbox, intoRows, type OutboxRow } from '@storefront/events';
 import { OrderDocuments } from '../../persistence/order-documents';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
@@ -41,7 +41,7 @@ import {
 } from '../status/order-states';
 import { refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
-import { applyTransition, intoOutbox, intoRows, recordPlaced, transitionWrite } from './lifecycle';
+import { applyTransition, recordPlaced, transitionWrite, type TransitionExtras } from './lifecycle';
 import type {
   Address,
   LineInput,
@@ -143,6 +143,10 @@ function money(value: string, field: string): number {
 }
 
 const noNul = (value: string) => !value.includes('\u0000');
+
+/** Where a gateway's outcome moves an unpaid order: paid ships (processing) or completes; otherwise the outcome. */
+const paymentTarget = (order: Order, outcome: string): OrderStatus =>
+  outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
 
 /** The first status-history row of a new order. */
 const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as const, toStatus: status, byUserId: actor.userId, cause: 'created', note: '' });
@@ -340,15 +344,16 @@ export class Orders {
       throw invalidOrderInput({ outcome: 'outcome must be paid, on_hold, failed or requires_action.' });
     }
     const now = this.deps.now();
-    const direct = await this.recordPaymentDirectly(orderId, outcome, details, actor, now);
+    const changes: OrderFieldChanges = {
+      transactionId: details.transactionId || undefined,
+      paymentMethod: details.paymentMethod || undefined,
+      paymentMethodTitle: details.paymentMethodTitle || undefined,
+    };
+    const extras = { cause: 'payment' as const, actor, changes, note: details.message, failureReason: details.message };
+    const direct = await this.recordPaymentDirectly(orderId, outcome, extras, now);
     if (direct) return direct;
     const recorded = await this.tx(async (em): Promise<Order | 'refund_due'> => {
       const order = await this.locked(em, orderId);
-      const changes: OrderFieldChanges = {
-        transactionId: details.transactionId || undefined,
-        paymentMethod: details.paymentMethod || undefined,
-        paymentMethodTitle: details.paymentMethodTitle || undefined,
-      };
       if (order.status === 'cancelled' && outcome !== 'requires_action') {
         // Cancelled meanwhile: a failure changes nothing; a payment is recorded and refunded (late-payment.ts).
         if (outcome !== 'paid' || !isLatePayment(order)) return order;
@@ -366,12 +371,12 @@ export class Orders {
       }
       if (outcome === 'paid' && order.paidStatus !== 'unpaid') return order; // replay
       if (outcome !== 'paid' && order.paidStatus !== 'unpaid') return order; // a late failure after paid changes nothing
-      const to: OrderStatus = outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
+      const to = paymentTarget(order, outcome);
       if (order.status === to) return order; // replay
       const plan = planTransition(order, to, 'payment');
       if (!plan) return order;
       // Lines are untouched by a transition: the order as it now is, without reading it again.
-      return applyTransition(em, order, plan, { cause: 'payment', actor, changes, note: details.message, failureReason: details.message }, now);
+      return applyTransition(em, order, plan, extras, now);
     });
     return recorded === 'refund_due' ? this.latePayments.refund(orderId, actor) : recorded;
   }
@@ -383,20 +388,14 @@ export class Orders {
    * Null for the rest (cancelled, draft, requires_action, or changed
    * meanwhile): the locked transaction of recordPaymentResult decides those.
    */
-  private async recordPaymentDirectly(
-    orderId: number,
-    outcome: string,
-    details: { transactionId: string; paymentMethod: string; paymentMethodTitle: string; message: string },
-    actor: Actor,
-    now: Date,
-  ): Promise<Order | null> {
+  private async recordPaymentDirectly(orderId: number, outcome: string, extras: TransitionExtras, now: Date): Promise<Order | null> {
     if (outcome === 'requires_action') return null;
     const read = await readOrderVersion(this.deps.db.reader, orderId);
     if (!read) throw orderNotFound();
     const { order } = read;
     if (order.status === 'cancelled' || order.status === 'checkout_draft') return null;
     if (order.paidStatus !== 'unpaid') return order; // a replay, or a late failure after paid: nothing changes
-    const to: OrderStatus = outcome === 'paid' ? paidStatusFor(order.lineItems.some((l) => l.shippingRequired)) : (outcome as OrderStatus);
+    const to = paymentTarget(order, outcome);
     if (order.status === to) return order; // replay
     let plan: TransitionPlan | null;
     try {
@@ -405,13 +404,7 @@ export class Orders {
       return null; // refused on this unlocked read: the locked transaction decides, and answers
     }
     if (!plan) return order;
-    const changes: OrderFieldChanges = {
-      transactionId: details.transactionId || undefined,
-      paymentMethod: details.paymentMethod || undefined,
-      paymentMethodTitle: details.paymentMethodTitle || undefined,
-    };
     const events: OutboxRow[] = [];
-    const extras = { cause: 'payment' as const, actor, changes, note: details.message, failureReason: details.message };
     const write = transitionWrite(order, plan, extras, now, intoRows(events));
     if (!(await updateOrderIfUnchanged(this.deps.db.reader, { id: order.id, version: read.version }, write.changes, write.history, now, events))) return null;
     this.deps.db.outboxWritten();

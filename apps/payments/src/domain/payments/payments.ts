@@ -186,16 +186,13 @@ export class Payments {
       throw err;
     }
 
-    if (!result) {
-      try {
-        result = await runGateway();
-      } catch (err) {
+    const answer =
+      result ??
+      (await runGateway().catch(async (err: unknown) => {
         // Not an attempt (bad payload, unknown token): the key stays usable.
         await deleteAttempt(this.deps.db.em(), attempt.id);
         throw err;
-      }
-    }
-    const answer = result;
+      }));
 
     const intent: NewIntent | undefined = answer.intent;
     const saveCard = Boolean(answer.saveCard && input.customerId > 0 && answer.outcome === 'paid');
