@@ -12,8 +12,6 @@ import { ordersPort } from './grpc/ports/orders-port';
 import { paymentsPort } from './grpc/ports/payments-port';
 import { quotePort } from './grpc/ports/quote-port';
 import { CachedSettings } from './grpc/ports/settings-port';
-import { checkoutRecovery } from './jobs/checkout-recovery';
-import { guestCartSweep } from './jobs/guest-cart-sweep';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
 
@@ -58,15 +56,9 @@ export const cartService = defineService({
       if (what === 'settings') settings.invalidate();
       domain.pricer.snapshots.invalidate();
     });
-    const sweep = guestCartSweep(domain, config.CART_SWEEP_SECONDS, logger);
-    const recovery = checkoutRecovery(domain, config.CHECKOUT_RECOVERY_SECONDS, logger);
-    ctx.onReady(async () => {
-      sweep.start();
-      recovery.start(true);
-    });
-    ctx.onShutdown(async () => {
-      unsubscribe();
-      await Promise.all([sweep.stop(), recovery.stop()]);
-    });
+    ctx.onShutdown(async () => unsubscribe());
+    ctx.every('guest cart sweep', config.CART_SWEEP_SECONDS, () => domain.expiry.sweep());
+    // Also at start: sagas a killed process left open are finished or compensated right away.
+    ctx.every('checkout recovery', config.CHECKOUT_RECOVERY_SECONDS, () => domain.recovery.recoverOnce(), { atStart: true });
   },
 });

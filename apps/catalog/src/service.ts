@@ -16,7 +16,6 @@ import { lookupHandlers } from './grpc/lookup.handlers';
 import { productHandlers } from './grpc/product.handlers';
 import { stockHandlers } from './grpc/stock.handlers';
 import { termHandlers } from './grpc/term.handlers';
-import { reservationSweep } from './jobs/reservation-sweep';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
 
@@ -57,11 +56,10 @@ export const catalogService = defineService({
       shortcut: orderPlacedShortcut,
     });
 
-    const sweep = reservationSweep(domain.reservations, config.RESERVATION_SWEEP_SECONDS, logger);
     ctx.onReady(async () => {
       if (config.SEED_DEMO_DATA && (await seedDemoCatalog(domain.deps))) logger.info('demo catalog seeded');
-      sweep.start();
     });
-    ctx.onShutdown(() => sweep.stop());
+    // Replicas may all run it: each sweep takes the reservations it locks with SKIP LOCKED.
+    ctx.every('expired reservation sweep', config.RESERVATION_SWEEP_SECONDS, () => domain.reservations.sweepExpired());
   },
 });

@@ -15,7 +15,6 @@ import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from 
 import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
 import { emailLogHandlers } from './grpc/email-log.handlers';
-import { retentionSweep } from './jobs/retention-sweep';
 import { createMailer } from './mail/smtp-mailer';
 import { migrations } from './persistence/migrations';
 
@@ -55,11 +54,13 @@ export const notificationsService = defineService({
       });
     }
 
-    const sweep = retentionSweep(domain, config.LOG_RETENTION_SWEEP_SECONDS, logger);
-    ctx.onReady(async () => sweep.start());
-    ctx.onShutdown(async () => {
-      await sweep.stop();
-      mailer.close();
-    });
+    ctx.onShutdown(async () => mailer.close());
+    // Also at start: catches up after downtime.
+    ctx.every(
+      'log retention sweep',
+      config.LOG_RETENTION_SWEEP_SECONDS,
+      async () => (await Promise.all([domain.emails.purge(), domain.activity.purge()])).reduce((a, b) => a + b, 0),
+      { atStart: true },
+    );
   },
 });

@@ -14,5 +14,10 @@ export const OrdersConfigSchema = Type.Object({
   STORE_SETTINGS_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   /** host:port of payments (refunds); without it refunds answer 422 shop_order_refund_unsupported. */
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Every this many seconds, late-payment refunds left unfinished for as long (a process stopped
+   * mid-refund, payments unreachable) are tried again; 0 = never.
+   */
+  LATE_REFUND_RETRY_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
 });
 export type OrdersConfig = Static<typeof OrdersConfigSchema>;

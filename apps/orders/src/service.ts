@@ -34,5 +34,7 @@ export const ordersService = defineService({
     ctx.addGrpcService(orders.OrderAdminServiceService, adminHandlers(domain));
     ctx.addGrpcService(orders.CustomerOrderServiceService, customerHandlers(domain));
     ctx.addGrpcService(orders.AnalyticsServiceService, analyticsHandlers(domain));
+    const retry = config.LATE_REFUND_RETRY_SECONDS;
+    ctx.every('late payment refund retry', retry, () => domain.latePayments.resumeStuck(retry * 1000), { atStart: true });
   },
 });

@@ -10,7 +10,6 @@ import { paymentHandlers } from './grpc/payment.handlers';
 import { sitePort } from './grpc/site-port';
 import { testCardHandlers } from './grpc/test-card.handlers';
 import { tokenHandlers } from './grpc/tokens.handlers';
-import { intentExpirySweep } from './jobs/intent-expiry';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
 
@@ -51,8 +50,7 @@ export const paymentsService = defineService({
     ctx.addGrpcService(payments.PaymentMethodServiceService, tokenHandlers(domain));
     ctx.addGrpcService(payments.TestCardServiceService, testCardHandlers(domain));
 
-    const sweep = intentExpirySweep(domain.actionStep, config.INTENT_SWEEP_SECONDS, logger);
-    ctx.onReady(async () => sweep.start());
-    ctx.onShutdown(() => sweep.stop());
+    // Fails intents left unconfirmed past their expiry (and the order at orders). Replicas may all run it (SKIP LOCKED).
+    ctx.every('intent expiry sweep', config.INTENT_SWEEP_SECONDS, () => domain.actionStep.sweepExpired());
   },
 });

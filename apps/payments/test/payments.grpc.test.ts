@@ -167,16 +167,35 @@ describe('CreateIntent and Refund', () => {
     expect(unknown.code).toBe('shop_checkout_invalid_gateway');
 
     const noRefund = await rejection(
-      grpc.payments.refund({ orderId: 101, gatewayId: 'cod', transactionId: 'x', amount: '1.00', currency: 'USD', reason: '' }, admin),
+      grpc.payments.refund({ orderId: 101, gatewayId: 'cod', transactionId: 'x', amount: '1.00', currency: 'USD', reason: '', idempotencyKey: '' }, admin),
     );
     expect([noRefund.code, noRefund.status]).toEqual(['shop_order_refund_unsupported', 422]);
     const paid = await grpc.payments.processPayment(paymentRequest({ orderId: 301 }), guest('10.1.1.1'));
     const refund = await grpc.payments.refund(
-      { orderId: 301, gatewayId: 'test_card', transactionId: paid.transactionId, amount: '5.00', currency: 'USD', reason: 'damaged' },
+      { orderId: 301, gatewayId: 'test_card', transactionId: paid.transactionId, amount: '5.00', currency: 'USD', reason: 'damaged', idempotencyKey: '' },
       admin,
     );
     expect(refund.refundId).toMatch(/^re_/);
     expect(await count(`select count(*) as n from "payments"."refunds" where "order_id" = 301`)).toBe(1);
+  });
+
+  it('a keyed refund is made once: a retry and concurrent twins answer the first refund; the key with another amount is 422', async () => {
+    const paid = await grpc.payments.processPayment(paymentRequest({ orderId: 302 }), guest('10.1.1.2'));
+    const request = { orderId: 302, gatewayId: 'test_card', transactionId: paid.transactionId, amount: '5.00', currency: 'USD', reason: 'late', idempotencyKey: 'order-302-late' };
+    const twins = await Promise.all([1, 2, 3].map(() => grpc.payments.refund(request, admin)));
+    const first = twins[0].refundId;
+    expect(first).toMatch(/^re_/);
+    expect(twins.map((t) => t.refundId)).toEqual([first, first, first]);
+    expect((await grpc.payments.refund(request, admin)).refundId).toBe(first);
+    expect(await count(`select count(*) as n from "payments"."refunds" where "order_id" = 302`)).toBe(1);
+
+    const reused = await rejection(grpc.payments.refund({ ...request, amount: '4.00' }, admin));
+    expect([reused.code, reused.status]).toEqual(['shop_idempotency_key_reused', 422]);
+    const tooLong = await rejection(grpc.payments.refund({ ...request, idempotencyKey: 'k'.repeat(201) }, admin));
+    expect([tooLong.code, tooLong.status]).toEqual(['rest_invalid_param', 400]);
+    // Another key is another refund (a second partial refund of the same payment).
+    expect((await grpc.payments.refund({ ...request, amount: '1.00', idempotencyKey: 'order-302-partial' }, admin)).refundId).not.toBe(first);
+    expect(await count(`select count(*) as n from "payments"."refunds" where "order_id" = 302`)).toBe(2);
   });
 
   it('an action-step intent without the orders service still completes locally', async () => {

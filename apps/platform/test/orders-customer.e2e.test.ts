@@ -322,6 +322,14 @@ describe('events and the customer stats consumer', () => {
     const cod = await orderFor(buyerId, { payment_method: 'cod', set_paid: true });
     expectError(await admin.patch(`${ORDERS}/${cod.id}`, { status: 'refunded' }), 422, 'shop_order_refund_unsupported');
     expect((await admin.get(`${ORDERS}/${cod.id}`)).body.paid_status).toBe('paid');
+    // Two refund requests at once (a double click, a retried request) pay back once: both carry the same refund's key.
+    const twice = await orderFor(buyerId, { payment_method: 'test_card', transaction_id: 'ch_test_2', set_paid: true });
+    const answers = await Promise.all([1, 2].map(() => admin.patch(`${ORDERS}/${twice.id}`, { status: 'refunded' })));
+    expect(answers.map((a) => a.status)).toContain(200);
+    for (const a of answers) expect(a.status).toBeLessThan(500);
+    expect((await admin.get(`${ORDERS}/${twice.id}`)).body).toMatchObject({ status: 'refunded', paid_status: 'refunded' });
+    const payments = stack.services.find((s) => s.name === 'payments')!.db;
+    expect(await payments.em().execute(`select "amount_minor"::int as "amount" from "payments"."refunds" where "order_id" = ?`, [twice.id])).toEqual([{ amount: 2500 }]);
   });
 
   it('customer cancel publishes order_cancelled with lines, coupon codes, reservation and was_paid', async () => {

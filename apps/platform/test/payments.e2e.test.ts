@@ -37,7 +37,7 @@ const CARD_SECRETS = ['4242424242424242', '4000000000000002', '4000000000003220'
 
 beforeAll(async () => {
   stack = await startStack(
-    { TRUST_PROXY: '127.0.0.1', SHOP_SITE_URL: 'http://shop.example.test', INTENT_SWEEP_SECONDS: '0.2' },
+    { TRUST_PROXY: '127.0.0.1', SHOP_SITE_URL: 'http://shop.example.test', INTENT_SWEEP_SECONDS: '0.2', LATE_REFUND_RETRY_SECONDS: '1' },
     { logger: (name) => pino({ level: 'debug', base: { name } }, sink) },
   );
   admin = new ShopClient(stack.url);
@@ -548,6 +548,41 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
     const detail = (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body;
     const flag = detail.meta_data.find((m: { key: string }) => m.key === 'refund_due');
     expect(flag?.value).toMatchObject({ state: 'failed', error: expect.any(String) });
+  });
+
+  it('a late-payment refund a stopped process left unfinished is finished by the retry job, and the money goes back once', async () => {
+    const ordersDb = stack.services.find((s) => s.name === 'orders')!.db;
+    const paymentsDb = stack.services.find((s) => s.name === 'payments')!.db;
+    // The state a process leaves when it stops mid-refund: the payment recorded on the cancelled order, its refund
+    // claimed (`refunding`) or not yet (`due`), a minute ago.
+    const strand = async (state: 'due' | 'refunding') => {
+      const o = await order();
+      const paid = await pay(o, VISA);
+      expect((await admin.patch(`/shop/v1/order/${o.id}`, { status: 'cancelled' })).status).toBe(200);
+      const due = { state, transaction_id: paid.transactionId, reason: 'The order was cancelled before its payment completed.', since: new Date(Date.now() - 60_000).toISOString() };
+      await ordersDb.em().execute(
+        `update "orders"."orders" set "paid_status" = 'paid', "transaction_id" = ?, "meta_data" = ?::jsonb where "id" = ?`,
+        [paid.transactionId, JSON.stringify([{ id: 1, key: 'refund_due', value: due }]), o.id],
+      );
+      return { o, transactionId: paid.transactionId };
+    };
+    const claimed = await strand('refunding');
+    // It stopped after the gateway refunded but before orders heard back: the retry, under the same key, refunds nothing more.
+    const first = await paymentService.refund(
+      { orderId: claimed.o.id, gatewayId: 'test_card', transactionId: claimed.transactionId, amount: '27.50', currency: 'USD', reason: 'late', idempotencyKey: `order-${claimed.o.id}-late-payment-${claimed.transactionId}` },
+      systemCaller(),
+    );
+    const unclaimed = await strand('due');
+    for (const { o } of [claimed, unclaimed]) {
+      await waitFor(async () => (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body.paid_status === 'refunded', 20_000);
+      const detail = (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body;
+      expect(detail).toMatchObject({ status: 'cancelled', paid_status: 'refunded' });
+      expect(detail.meta_data.map((m: { key: string }) => m.key)).not.toContain('refund_due');
+    }
+    const refunds = async (orderId: number) =>
+      paymentsDb.em().execute<Array<{ id: string; amount_minor: number }>>(`select "id", "amount_minor"::int as "amount_minor" from "payments"."refunds" where "order_id" = ?`, [orderId]);
+    expect(await refunds(claimed.o.id)).toEqual([{ id: first.refundId, amount_minor: 2750 }]);
+    expect(await refunds(unclaimed.o.id)).toEqual([{ id: expect.stringMatching(/^re_/), amount_minor: 2750 }]);
   });
 
   it('3220 then Decline fails the order', async () => {

@@ -23,3 +23,4 @@ export { runService } from './run-service';
 export { migrateService } from './migrate';
 export { KNOWN_ADDONS, parseAddons, type Addon } from './addons';
 export { HealthReporter, LIVENESS_SERVICE, type DependencyCheck } from './health';
+export { intervalJob, type IntervalJob } from './interval-job';

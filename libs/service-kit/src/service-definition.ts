@@ -35,6 +35,12 @@ export interface ServiceContext<C = object> {
   /** Runs once after migrations and before the gRPC server accepts calls. */
   onReady(task: () => Promise<void>): void;
   onShutdown(task: () => Promise<void>): void;
+  /**
+   * A background job (sweeps, retries): `task` runs every `intervalSeconds`
+   * (0 = off) once the service is ready, never overlapping itself, and stops
+   * on shutdown. `atStart`: also once right away (recovery after downtime).
+   */
+  every(name: string, intervalSeconds: number, task: () => Promise<number>, options?: { atStart?: boolean }): void;
 }
 
 export interface ServiceDefinition<S extends TObject = TObject> {

@@ -7,6 +7,7 @@ import { traceQueries } from '@storefront/telemetry';
 import { BaseConfigSchema, type BaseConfig } from './config';
 import { startRuntime, type RuntimeOptions } from './runtime';
 import { HealthReporter } from './health';
+import { intervalJob } from './interval-job';
 import { runBounded } from './bounded';
 import { adaptHandlers, serviceNameOf } from './grpc-handlers';
 import type { ServiceContext, ServiceDefinition } from './service-definition';
@@ -127,6 +128,11 @@ export async function startService<S extends TObject>(
       },
       onReady: (task) => void readyTasks.push(task),
       onShutdown: (task) => void cleanups.push(task),
+      every(name, intervalSeconds, task, options) {
+        const job = intervalJob(name, task, intervalSeconds, logger);
+        readyTasks.push(async () => job.start(options?.atStart));
+        cleanups.push(() => job.stop());
+      },
     };
     await definition.setup(ctx as ServiceContext<never>);
     cleanups.push(async () => channels.forEach((c) => c.close()));

@@ -59,6 +59,8 @@ export interface RefundRequest {
   amount: number;
   currency: string;
   reason: string;
+  /** The same key refunds once (payments answers the first refund again). */
+  idempotencyKey: string;
 }
 
 export interface PaymentsPort {

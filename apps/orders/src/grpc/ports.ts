@@ -142,6 +142,7 @@ export function paymentsPort(channel: Channel | undefined): PaymentsPort | undef
           amount: fromMinor(r.amount),
           currency: r.currency,
           reason: r.reason,
+          idempotencyKey: r.idempotencyKey,
         },
         system(),
       );

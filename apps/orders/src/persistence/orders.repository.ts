@@ -708,3 +708,11 @@ async function listPage(reader: Reader, q: OrderListQuery, json: string): Promis
   );
   return { orders: parsed(rows[0].orders) as Json[], total: Number(rows[0].total) };
 }
+
+/** Cancelled orders holding a late payment still to refund (migration 0005's partial index keeps this scan small). */
+export async function lateRefundCandidates(em: EntityManager): Promise<number[]> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    `select id from ${T.orders} where status = 'cancelled' and paid_status = 'paid' and meta_data @> '[{"key": "refund_due"}]' order by id limit 100`,
+  );
+  return rows.map((r) => Number(r.id));
+}

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intoOutbox } from '@storefront/events';
-import { findOrder, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
-import type { Actor, OrdersDeps } from '../deps';
+import { DomainError } from '@storefront/errors';
+import { findOrder, lateRefundCandidates, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
+import { SYSTEM, type Actor, type OrdersDeps } from '../deps';
 import { refundThroughGateway } from './gateway-refund';
 import { recordActivity } from './lifecycle';
 import type { Order } from './order-types';
@@ -15,8 +16,12 @@ import type { Order } from './order-types';
  * transaction. No order_paid / order_refunded events: the money never counted
  * as a sale. Until the refund succeeds the order carries the meta entry
  * `refund_due` (state `due` | `refunding` | `failed`), which is what an admin
- * sees; the same paid result told again retries a failed refund.
- * docs/decisions.md "A payment for a cancelled order".
+ * sees; the same paid result told again retries a failed refund, and the
+ * retry job (`resumeStuck`) finishes a refund a stopped process left `due` or
+ * `refunding`, and retries one that failed only because payments could not be
+ * reached. The refund is keyed by order and transaction, so however often it
+ * is tried, the money goes back once. docs/decisions.md "A payment for a
+ * cancelled order".
  */
 export const REFUND_DUE_KEY = 'refund_due';
 
@@ -26,9 +31,17 @@ interface RefundDue {
   transaction_id: string;
   reason: string;
   error?: string;
+  /** When the state was set (ISO 8601). */
+  since?: string;
+  /** A failure that may pass (payments unreachable or failing): the job tries again. */
+  retryable?: boolean;
+  /** Failed tries so far. */
+  failures?: number;
 }
 
 const REASON = 'The order was cancelled before its payment completed.';
+/** Failed tries after which the job leaves the refund to an admin. */
+export const LATE_REFUND_MAX_FAILURES = 10;
 
 export function refundDueOf(order: Order): RefundDue | undefined {
   const entry = order.metaData.find((m) => m.key === REFUND_DUE_KEY);
@@ -50,6 +63,9 @@ function withRefundDue(order: Order, due: RefundDue | undefined): OrderFieldChan
   return due ? [...rest, { key: REFUND_DUE_KEY, valueJson: JSON.stringify(due) }] : rest;
 }
 
+/** A client mistake or a refusal (4xx: no transaction, a gateway without refunds) does not pass by itself. */
+const isRetryable = (err: unknown) => !(DomainError.is(err) && err.status < 500);
+
 export class LatePayments {
   constructor(private readonly deps: OrdersDeps) {}
 
@@ -64,7 +80,7 @@ export class LatePayments {
         ...changes,
         paidStatus: 'paid',
         datePaid: now,
-        metaData: withRefundDue(order, { state: 'due', transaction_id: transactionId, reason: REASON }),
+        metaData: withRefundDue(order, { state: 'due', transaction_id: transactionId, reason: REASON, since: now.toISOString() }),
       },
       now,
     );
@@ -77,38 +93,70 @@ export class LatePayments {
   /**
    * Refunds a recorded late payment through the gateway (no transaction open
    * while payments works). Claimed first, so two deliveries of the same result
-   * never refund twice. Returns the order as it then is.
+   * never run it side by side; `resume` (the job) takes only a refund left
+   * `due` or `refunding` for `staleMs`, or a retryable failure that old.
+   * Returns the order as it then is.
    */
-  async refund(orderId: number, actor: Actor): Promise<Order> {
+  async refund(orderId: number, actor: Actor, resume?: { staleMs: number }): Promise<Order> {
+    const now = this.deps.now();
     const claimed = await this.deps.db.em().transactional(async (em) => {
-      const order = (await findOrder(em, orderId, true))!;
-      const due = refundDueOf(order);
-      if (!due || due.state === 'refunding' || order.paidStatus !== 'paid') return null;
-      await updateOrderFields(em, order.id, { metaData: withRefundDue(order, { ...due, state: 'refunding', error: undefined }) }, this.deps.now());
+      const order = await findOrder(em, orderId, true);
+      const due = order && refundDueOf(order);
+      if (!order || !due || order.paidStatus !== 'paid') return null;
+      if (resume ? !this.resumable(due, now, resume.staleMs) : due.state === 'refunding') return null;
+      const claim: RefundDue = { ...due, state: 'refunding', error: undefined, retryable: undefined, since: now.toISOString() };
+      await updateOrderFields(em, order.id, { metaData: withRefundDue(order, claim) }, now);
       return { order, due };
     });
     if (!claimed) return (await findOrder(this.deps.db.em(), orderId))!;
     const { order, due } = claimed;
-    let error: string | undefined;
+    let failure: { message: string; retryable: boolean } | undefined;
     try {
-      await refundThroughGateway(this.deps, order, order.total, due.reason, due.transaction_id);
+      const idempotencyKey = `order-${orderId}-late-payment-${due.transaction_id}`;
+      await refundThroughGateway(this.deps, order, { amount: order.total, reason: due.reason, idempotencyKey, transactionId: due.transaction_id });
     } catch (err) {
-      error = (err instanceof Error ? err.message : String(err)) || 'refund failed';
+      failure = { message: (err instanceof Error ? err.message : String(err)) || 'refund failed', retryable: isRetryable(err) };
     }
     return this.deps.db.em().transactional(async (em) => {
       const current = (await findOrder(em, orderId, true))!;
-      const now = this.deps.now();
-      if (error !== undefined) {
-        await updateOrderFields(em, orderId, { metaData: withRefundDue(current, { ...due, state: 'failed', error: error.slice(0, 500) }) }, now);
-        recordActivity(intoOutbox(em), current, 'error', `Order #${orderId}: refunding its late payment failed; an admin must refund it.`, {
-          order_id: orderId,
-          by_user_id: actor.userId,
-        });
+      const at = this.deps.now();
+      if (failure) {
+        const failures = (due.failures ?? 0) + 1;
+        const retried = failure.retryable && failures < LATE_REFUND_MAX_FAILURES;
+        const failed: RefundDue = { ...due, state: 'failed', error: failure.message.slice(0, 500), retryable: retried, failures, since: at.toISOString() };
+        await updateOrderFields(em, orderId, { metaData: withRefundDue(current, failed) }, at);
+        // Said once: the first failure the job will retry, or the one that needs an admin.
+        if (!retried || failures === 1) {
+          const message = retried
+            ? `Order #${orderId}: refunding its late payment failed; it is retried automatically.`
+            : `Order #${orderId}: refunding its late payment failed; an admin must refund it.`;
+          recordActivity(intoOutbox(em), current, retried ? 'warning' : 'error', message, { order_id: orderId, by_user_id: actor.userId });
+        }
       } else {
-        await updateOrderFields(em, orderId, { paidStatus: 'refunded', refundedTotal: current.total, metaData: withRefundDue(current, undefined) }, now);
+        await updateOrderFields(em, orderId, { paidStatus: 'refunded', refundedTotal: current.total, metaData: withRefundDue(current, undefined) }, at);
         recordActivity(intoOutbox(em), current, 'success', `Order #${orderId}: its late payment was refunded.`, { order_id: orderId, by_user_id: actor.userId });
       }
       return (await findOrder(em, orderId))!;
     });
+  }
+
+  /**
+   * The retry job: refunds late payments a stopped process left `due` or
+   * `refunding`, and retryable failures, each untouched for `staleMs`.
+   * Returns how many were refunded.
+   */
+  async resumeStuck(staleMs: number): Promise<number> {
+    let refunded = 0;
+    for (const id of await lateRefundCandidates(this.deps.db.em())) {
+      const order = await this.refund(id, SYSTEM, { staleMs });
+      if (order.paidStatus === 'refunded') refunded++;
+    }
+    return refunded;
+  }
+
+  private resumable(due: RefundDue, now: Date, staleMs: number): boolean {
+    const since = due.since ? Date.parse(due.since) : 0;
+    if (!(now.getTime() - since >= staleMs)) return false;
+    return due.state === 'due' || due.state === 'refunding' || (due.state === 'failed' && due.retryable === true);
   }
 }

@@ -154,14 +154,15 @@ const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as cons
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
-  private readonly latePayments: LatePayments;
   /** Whole orders the admin list has read, reused while their row version holds. */
   private readonly documents = new OrderDocuments();
   private readonly drawIds: (lineCount: number) => Promise<NewOrderIds>;
 
-  constructor(private readonly deps: OrdersDeps) {
+  constructor(
+    private readonly deps: OrdersDeps,
+    private readonly latePayments: LatePayments,
+  ) {
     this.pricing = new Pricing(deps);
-    this.latePayments = new LatePayments(deps);
     this.drawIds = newOrderIds(deps.db.reader);
   }
 
@@ -518,7 +519,9 @@ export class Orders {
     let refund: { amount: number; reason: string } | undefined;
     if (wantsStatus === 'refunded' && current.status !== 'refunded') {
       refund = { amount: current.total - current.refundedTotal, reason: input.reason };
-      await refundThroughGateway(this.deps, current, refund.amount, input.reason);
+      // Keyed by what is refunded: a repeated or concurrent request for the same refund pays back once.
+      const idempotencyKey = `order-${id}-refund-from-${current.refundedTotal}-of-${refund.amount}`;
+      await refundThroughGateway(this.deps, current, { ...refund, idempotencyKey });
     }
     const priced = input.lineItems.length ? await this.pricing.priceLines(input.lineItems, input.currency ?? current.currency) : [];
     await this.tx(async (em) => {

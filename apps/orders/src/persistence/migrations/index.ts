@@ -2,6 +2,7 @@ import { initial } from './0001-initial';
 import { listIndexes } from './0002-list-indexes';
 import { orderCounts } from './0003-order-counts';
 import { analyticsIndexes } from './0004-analytics-indexes';
+import { lateRefunds } from './0005-late-refunds';
 
 /** Every migration of the orders schema, in order. Append; never edit a released one. */
-export const migrations = [initial, listIndexes, orderCounts, analyticsIndexes];
+export const migrations = [initial, listIndexes, orderCounts, analyticsIndexes, lateRefunds];

@@ -121,6 +121,11 @@ export interface RefundRequest {
   amountMinor: number;
   currency: string;
   reason: string;
+  /**
+   * "" or the caller's key: a processor given the same key again refunds
+   * nothing more and answers the first refund (as Stripe's Idempotency-Key).
+   */
+  idempotencyKey: string;
 }
 
 export interface IntentRequest {

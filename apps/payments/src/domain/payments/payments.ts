@@ -12,7 +12,7 @@ import {
   type AttemptRecord,
 } from '../../persistence/attempts.repository';
 import { findIntent, insertIntent } from '../../persistence/intents.repository';
-import { insertRefund } from '../../persistence/refunds.repository';
+import { findRefundByKey, insertRefund } from '../../persistence/refunds.repository';
 import { insertToken, tokenOf } from '../../persistence/tokens.repository';
 import type { PaymentsDeps } from '../deps';
 import { idempotencyKeyReused, intentUnsupported, invalidGateway, paymentInProgress, refundUnsupported } from '../errors';
@@ -326,20 +326,41 @@ export class Payments {
     return intent;
   }
 
-  async refund(input: { orderId: number; gatewayId: string; transactionId: string; amount: string; currency: string; reason: string }): Promise<string> {
+  /**
+   * Money back through the gateway. With an idempotency key the refund is made
+   * once: a key already stored answers its refund (422 when it was for another
+   * order or amount), and the gateway gets the key too, so twins racing past
+   * that check still make one refund at the processor and one row here.
+   */
+  async refund(input: {
+    orderId: number;
+    gatewayId: string;
+    transactionId: string;
+    amount: string;
+    currency: string;
+    reason: string;
+    idempotencyKey: string;
+  }): Promise<string> {
     const gateway = this.deps.gateways.has(input.gatewayId) ? this.deps.gateways.get(input.gatewayId) : undefined;
     if (!gateway) throw invalidGateway();
     if (!gateway.refund || !gateway.supports.includes('refunds')) throw refundUnsupported();
     const currency = checkCurrency(input.currency);
     const amountMinor = amountToMinor(input.amount, currency);
+    const key = input.idempotencyKey;
+    if (key.length > 200) throw invalidParams({ idempotency_key: 'idempotency_key is at most 200 characters.' });
+    if (key) {
+      const earlier = await findRefundByKey(this.deps.db.em(), key);
+      if (earlier && (earlier.orderId !== input.orderId || earlier.amountMinor !== amountMinor)) throw idempotencyKeyReused();
+      if (earlier) return earlier.id;
+    }
     const view = (await this.catalog.views()).find((v) => v.gateway.id === gateway.id)!;
     const env = this.environment(view, 0, await this.deps.site.siteUrl());
-    const refundId = await gateway.refund(
-      { orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.slice(0, 2000) },
-      env,
-    );
-    await this.deps.db.em().transactional((em) =>
-      insertRefund(em, { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason: input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000) }, this.deps.now()),
+    const reason = input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000);
+    const refundId = await gateway.refund({ orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key }, env);
+    await insertRefund(
+      this.deps.db.em(),
+      { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key || null },
+      this.deps.now(),
     );
     return refundId;
   }

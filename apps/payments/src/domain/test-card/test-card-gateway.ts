@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, invalidParams, notFound, unprocessable } from '@storefront/errors';
 import type {
   AddPaymentMethodRequest,
@@ -110,7 +110,8 @@ export class TestCardGateway implements PaymentGateway {
   async refund(request: RefundRequest): Promise<string> {
     if (!request.transactionId) throw invalidParams({ transaction_id: 'The payment has no transaction to refund.' });
     if (request.amountMinor <= 0) throw invalidParams({ amount: 'amount must be positive.' });
-    return id('re');
+    // Like a processor's idempotency: the same key is the same refund (the simulator keeps no state, so the id is derived).
+    return request.idempotencyKey ? `re_${createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 24)}` : id('re');
   }
 
   validateFields(fields: Record<string, unknown>): void {

@@ -101,6 +101,13 @@ export interface RefundRequest {
   amount: string;
   currency: string;
   reason: string;
+  /**
+   * Makes the refund idempotent: the same key refunds once, and a retry (an
+   * answer lost, a twin request, a job resuming an interrupted refund) gets the
+   * first refund's id. The gateway receives it too. At most 200 characters;
+   * "" = no key (every call is a new refund).
+   */
+  idempotencyKey: string;
 }
 
 export interface RefundResponse {
@@ -1020,7 +1027,7 @@ export const CreateIntentResponse: MessageFns<CreateIntentResponse> = {
 };
 
 function createBaseRefundRequest(): RefundRequest {
-  return { orderId: 0, gatewayId: "", transactionId: "", amount: "", currency: "", reason: "" };
+  return { orderId: 0, gatewayId: "", transactionId: "", amount: "", currency: "", reason: "", idempotencyKey: "" };
 }
 
 export const RefundRequest: MessageFns<RefundRequest> = {
@@ -1042,6 +1049,9 @@ export const RefundRequest: MessageFns<RefundRequest> = {
     }
     if (message.reason !== "") {
       writer.uint32(50).string(message.reason);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(58).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1107,6 +1117,14 @@ export const RefundRequest: MessageFns<RefundRequest> = {
             message.reason = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1130,6 +1148,7 @@ export const RefundRequest: MessageFns<RefundRequest> = {
     message.amount = object.amount ?? "";
     message.currency = object.currency ?? "";
     message.reason = object.reason ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
   },
 };
@@ -1239,7 +1258,10 @@ export const PaymentServiceService = {
       Buffer.from(CreateIntentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateIntentResponse => CreateIntentResponse.decode(value),
   },
-  /** Money back through the gateway; 422 shop_order_refund_unsupported when it cannot refund. */
+  /**
+   * Money back through the gateway (idempotent by idempotency_key); 422
+   * shop_order_refund_unsupported when it cannot refund.
+   */
   refund: {
     path: "/shop.payments.v1.PaymentService/Refund" as const,
     requestStream: false as const,
@@ -1267,7 +1289,10 @@ export interface PaymentServiceServer extends UntypedServiceImplementation {
   processPayment: handleUnaryCall<ProcessPaymentRequest, ProcessPaymentResponse>;
   /** A payment (or setup) intent; 422 shop_checkout_intent_unsupported without intent support. */
   createIntent: handleUnaryCall<CreateIntentRequest, CreateIntentResponse>;
-  /** Money back through the gateway; 422 shop_order_refund_unsupported when it cannot refund. */
+  /**
+   * Money back through the gateway (idempotent by idempotency_key); 422
+   * shop_order_refund_unsupported when it cannot refund.
+   */
   refund: handleUnaryCall<RefundRequest, RefundResponse>;
 }
 
