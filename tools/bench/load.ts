@@ -28,6 +28,8 @@ export interface LoadResult {
   requests: number;
   /** Server-side CPU (this process: gateway and services, less idle background) per response, in µs; PG not included. */
   cpuPerRequestUs?: number;
+  /** The work behind one response (work-counters.ts). */
+  work?: string;
 }
 
 /**

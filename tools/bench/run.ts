@@ -9,6 +9,8 @@
 // `--rounds=N` measures the references and the routes N times in turn and
 // prints medians, each ratio taken within its round (the machine's drift
 // between a reference and a route measured minutes apart cancels out).
+// Below the table: the work behind one response of each route (gRPC calls,
+// SQL statements, NATS writes; work-counters.ts), where the time goes.
 import { createTestDatabase, createTestEvents, type TestDatabase } from '@storefront/testing';
 import { PLATFORM_SERVICES, startPlatform } from '@storefront/platform';
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -19,6 +21,7 @@ import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { startReferences } from './references';
 import { prepareScenarios } from './scenarios';
 import { adminCaller, autovacuumRuns, seedCatalog, seedFulfillment, seedOrders, vacuumAnalyze, withRetries } from './seed';
+import { countWork, describeWork } from './work-counters';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -32,6 +35,7 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 
 async function main(): Promise<void> {
   const events = createTestEvents();
+  const work = countWork(events.env.NATS_URL);
   const databases = new Map<string, TestDatabase>();
   for (const { definition } of PLATFORM_SERVICES) databases.set(definition.name, await createTestDatabase(`bench_${definition.name}`));
   const platform = await startPlatform({
@@ -98,12 +102,14 @@ async function main(): Promise<void> {
         if (vacuumBetweenRoutes) for (const database of databases.values()) await vacuumAnalyze(database.url);
         if (target.pool) target.pool = pools.get(target)![round];
         await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
+        work.take();
         const cpuBefore = process.cpuUsage();
         const wallBefore = performance.now();
         const result = await profiled(rounds > 1 ? `${target.name} round ${round + 1}` : target.name, () => runLoad(target, seconds, connections));
         const cpu = process.cpuUsage(cpuBefore);
         const background = idleUsPerMs * (performance.now() - wallBefore);
         result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
+        result.work = describeWork(work.take(), result.requests);
         inRound.push(result);
         const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU, process heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
         process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${figures}\n`);
@@ -193,6 +199,9 @@ function print(rounds: LoadResult[][], writes: boolean[]): void {
         `  ${rounds.reduce((n, round) => n + round[i].errors + round[i].non2xx, 0)}`,
     );
   });
+  // The last round's counts (they hardly move between rounds): per response, measured window, all services.
+  console.log(`\nWork per response (round ${rounds.length}; consumers and relays included as they ran in the window)`);
+  for (const route of rounds[rounds.length - 1]) console.log(`${pad(route.name, width)}${route.work ?? ''}`);
 }
 
 main().catch((err) => {
