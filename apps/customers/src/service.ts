@@ -40,9 +40,7 @@ export const customersService = defineService({
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
     ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
     // Forgot-password requests queued before a stop, then every few seconds as a safety net.
-    const sweep = setInterval(() => void domain.passwordReset.processPending(), 5000);
-    sweep.unref();
-    ctx.onShutdown(async () => clearInterval(sweep));
+    ctx.every('password reset queue', 5, async () => (await domain.passwordReset.processPending(), 0));
     ctx.onReady(async () => {
       await domain.passwordReset.processPending();
       const admin = await bootstrapAdmin(domain.deps);

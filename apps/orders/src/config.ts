@@ -14,10 +14,13 @@ export const OrdersConfigSchema = Type.Object({
   STORE_SETTINGS_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   /** host:port of payments (refunds); without it refunds answer 422 shop_order_refund_unsupported. */
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
-  /**
-   * Every this many seconds, late-payment refunds left unfinished for as long (a process stopped
-   * mid-refund, payments unreachable) are tried again; 0 = never.
-   */
+  /** How often the late-payment refund job runs (at start too); 0 = never. */
   LATE_REFUND_RETRY_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /**
+   * A late-payment refund left `due` or `refunding` this long was dropped by a stopped process (a
+   * live one answers within the gRPC deadline): the job takes it over. Retryable failures wait as
+   * long, doubling with each failure.
+   */
+  LATE_REFUND_STALE_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
 });
 export type OrdersConfig = Static<typeof OrdersConfigSchema>;

@@ -34,7 +34,8 @@ export const ordersService = defineService({
     ctx.addGrpcService(orders.OrderAdminServiceService, adminHandlers(domain));
     ctx.addGrpcService(orders.CustomerOrderServiceService, customerHandlers(domain));
     ctx.addGrpcService(orders.AnalyticsServiceService, analyticsHandlers(domain));
-    const retry = config.LATE_REFUND_RETRY_SECONDS;
-    ctx.every('late payment refund retry', retry, () => domain.latePayments.resumeStuck(retry * 1000), { atStart: true });
+    ctx.every('late payment refund retry', config.LATE_REFUND_RETRY_SECONDS, () => domain.latePayments.resumeStuck(config.LATE_REFUND_STALE_SECONDS * 1000), {
+      atStart: true,
+    });
   },
 });

@@ -191,11 +191,24 @@ describe('CreateIntent and Refund', () => {
 
     const reused = await rejection(grpc.payments.refund({ ...request, amount: '4.00' }, admin));
     expect([reused.code, reused.status]).toEqual(['shop_idempotency_key_reused', 422]);
-    const tooLong = await rejection(grpc.payments.refund({ ...request, idempotencyKey: 'k'.repeat(201) }, admin));
+    const tooLong = await rejection(grpc.payments.refund({ ...request, idempotencyKey: 'k'.repeat(256) }, admin));
     expect([tooLong.code, tooLong.status]).toEqual(['rest_invalid_param', 400]);
     // Another key is another refund (a second partial refund of the same payment).
     expect((await grpc.payments.refund({ ...request, amount: '1.00', idempotencyKey: 'order-302-partial' }, admin)).refundId).not.toBe(first);
     expect(await count(`select count(*) as n from "payments"."refunds" where "order_id" = 302`)).toBe(2);
+  });
+
+  it('a keyed retry of a refund made before refunds had keys adopts it instead of paying back again', async () => {
+    const paid = await grpc.payments.processPayment(paymentRequest({ orderId: 303 }), guest('10.1.1.3'));
+    await service.db.em().execute(
+      `insert into "payments"."refunds" ("id", "order_id", "gateway_id", "transaction_id", "amount_minor", "currency", "reason", "created_at")
+       values ('re_unkeyed', 303, 'test_card', ?, 500, 'USD', 'late', now())`,
+      [paid.transactionId],
+    );
+    const request = { orderId: 303, gatewayId: 'test_card', transactionId: paid.transactionId, amount: '5.00', currency: 'USD', reason: 'late', idempotencyKey: 'order-303-late' };
+    expect((await grpc.payments.refund(request, admin)).refundId).toBe('re_unkeyed');
+    expect((await grpc.payments.refund(request, admin)).refundId).toBe('re_unkeyed');
+    expect(await count(`select count(*) as n from "payments"."refunds" where "order_id" = 303`)).toBe(1);
   });
 
   it('an action-step intent without the orders service still completes locally', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
@@ -322,14 +323,25 @@ describe('events and the customer stats consumer', () => {
     const cod = await orderFor(buyerId, { payment_method: 'cod', set_paid: true });
     expectError(await admin.patch(`${ORDERS}/${cod.id}`, { status: 'refunded' }), 422, 'shop_order_refund_unsupported');
     expect((await admin.get(`${ORDERS}/${cod.id}`)).body.paid_status).toBe('paid');
-    // Two refund requests at once (a double click, a retried request) pay back once: both carry the same refund's key.
+    // The refund reached the gateway but its answer was lost (orders changed nothing): the retried request carries the
+    // same refund's key, so payments answers that refund and pays back nothing more.
+    const payments = stack.services.find((s) => s.name === 'payments')!.db;
     const twice = await orderFor(buyerId, { payment_method: 'test_card', transaction_id: 'ch_test_2', set_paid: true });
-    const answers = await Promise.all([1, 2].map(() => admin.patch(`${ORDERS}/${twice.id}`, { status: 'refunded' })));
+    const key = `order-${twice.id}-${createHash('sha256').update('ch_test_2').digest('hex').slice(0, 16)}-refund-from-0-of-2500`;
+    await payments.em().execute(
+      `insert into "payments"."refunds" ("id", "order_id", "gateway_id", "transaction_id", "amount_minor", "currency", "reason", "idempotency_key", "created_at")
+       values ('re_lost_answer', ?, 'test_card', 'ch_test_2', 2500, 'USD', '', ?, now())`,
+      [twice.id, key],
+    );
+    expect((await admin.patch(`${ORDERS}/${twice.id}`, { status: 'refunded' })).body).toMatchObject({ status: 'refunded', paid_status: 'refunded' });
+    const refundsOf = (id: number) => payments.em().execute(`select "id", "amount_minor"::int as "amount" from "payments"."refunds" where "order_id" = ?`, [id]);
+    expect(await refundsOf(twice.id)).toEqual([{ id: 're_lost_answer', amount: 2500 }]);
+    // Two requests at once (a double click) pay back once too.
+    const clicked = await orderFor(buyerId, { payment_method: 'test_card', transaction_id: 'ch_test_3', set_paid: true });
+    const answers = await Promise.all([1, 2].map(() => admin.patch(`${ORDERS}/${clicked.id}`, { status: 'refunded' })));
     expect(answers.map((a) => a.status)).toContain(200);
     for (const a of answers) expect(a.status).toBeLessThan(500);
-    expect((await admin.get(`${ORDERS}/${twice.id}`)).body).toMatchObject({ status: 'refunded', paid_status: 'refunded' });
-    const payments = stack.services.find((s) => s.name === 'payments')!.db;
-    expect(await payments.em().execute(`select "amount_minor"::int as "amount" from "payments"."refunds" where "order_id" = ?`, [twice.id])).toEqual([{ amount: 2500 }]);
+    expect(await refundsOf(clicked.id)).toEqual([{ id: expect.stringMatching(/^re_/), amount: 2500 }]);
   });
 
   it('customer cancel publishes order_cancelled with lines, coupon codes, reservation and was_paid', async () => {

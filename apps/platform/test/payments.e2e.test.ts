@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { anonymousCaller, bindClient, openChannel, type Channel, type PromiseClient } from '@storefront/grpc-client';
@@ -37,7 +38,7 @@ const CARD_SECRETS = ['4242424242424242', '4000000000000002', '4000000000003220'
 
 beforeAll(async () => {
   stack = await startStack(
-    { TRUST_PROXY: '127.0.0.1', SHOP_SITE_URL: 'http://shop.example.test', INTENT_SWEEP_SECONDS: '0.2', LATE_REFUND_RETRY_SECONDS: '1' },
+    { TRUST_PROXY: '127.0.0.1', SHOP_SITE_URL: 'http://shop.example.test', INTENT_SWEEP_SECONDS: '0.2', LATE_REFUND_RETRY_SECONDS: '1', LATE_REFUND_STALE_SECONDS: '5' },
     { logger: (name) => pino({ level: 'debug', base: { name } }, sink) },
   );
   admin = new ShopClient(stack.url);
@@ -554,12 +555,12 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
     const ordersDb = stack.services.find((s) => s.name === 'orders')!.db;
     const paymentsDb = stack.services.find((s) => s.name === 'payments')!.db;
     // The state a process leaves when it stops mid-refund: the payment recorded on the cancelled order, its refund
-    // claimed (`refunding`) or not yet (`due`), a minute ago.
-    const strand = async (state: 'due' | 'refunding') => {
+    // claimed (`refunding`) or not yet (`due`) a minute ago; or a refund that failed while payments was unreachable.
+    const strand = async (state: 'due' | 'refunding' | 'failed', extra: Record<string, unknown> = {}) => {
       const o = await order();
       const paid = await pay(o, VISA);
       expect((await admin.patch(`/shop/v1/order/${o.id}`, { status: 'cancelled' })).status).toBe(200);
-      const due = { state, transaction_id: paid.transactionId, reason: 'The order was cancelled before its payment completed.', since: new Date(Date.now() - 60_000).toISOString() };
+      const due = { state, transaction_id: paid.transactionId, reason: 'The order was cancelled before its payment completed.', since: new Date(Date.now() - 60_000).toISOString(), ...extra };
       await ordersDb.em().execute(
         `update "orders"."orders" set "paid_status" = 'paid', "transaction_id" = ?, "meta_data" = ?::jsonb where "id" = ?`,
         [paid.transactionId, JSON.stringify([{ id: 1, key: 'refund_due', value: due }]), o.id],
@@ -568,12 +569,16 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
     };
     const claimed = await strand('refunding');
     // It stopped after the gateway refunded but before orders heard back: the retry, under the same key, refunds nothing more.
+    const key = `order-${claimed.o.id}-${createHash('sha256').update(claimed.transactionId).digest('hex').slice(0, 16)}-late-payment`;
     const first = await paymentService.refund(
-      { orderId: claimed.o.id, gatewayId: 'test_card', transactionId: claimed.transactionId, amount: '27.50', currency: 'USD', reason: 'late', idempotencyKey: `order-${claimed.o.id}-late-payment-${claimed.transactionId}` },
+      { orderId: claimed.o.id, gatewayId: 'test_card', transactionId: claimed.transactionId, amount: '27.50', currency: 'USD', reason: 'late', idempotencyKey: key },
       systemCaller(),
     );
+    // Written before refunds had keys (no `since`): it may have reached the gateway unkeyed, so it is left to an admin.
+    const legacy = await strand('refunding', { since: undefined });
     const unclaimed = await strand('due');
-    for (const { o } of [claimed, unclaimed]) {
+    const unreachable = await strand('failed', { retryable: true, failures: 1, error: 'payments is unavailable' });
+    for (const { o } of [claimed, unclaimed, unreachable]) {
       await waitFor(async () => (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body.paid_status === 'refunded', 20_000);
       const detail = (await admin.get(`/shop/v1/order/${o.id}?context=edit`)).body;
       expect(detail).toMatchObject({ status: 'cancelled', paid_status: 'refunded' });
@@ -583,6 +588,11 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
       paymentsDb.em().execute<Array<{ id: string; amount_minor: number }>>(`select "id", "amount_minor"::int as "amount_minor" from "payments"."refunds" where "order_id" = ?`, [orderId]);
     expect(await refunds(claimed.o.id)).toEqual([{ id: first.refundId, amount_minor: 2750 }]);
     expect(await refunds(unclaimed.o.id)).toEqual([{ id: expect.stringMatching(/^re_/), amount_minor: 2750 }]);
+    expect(await refunds(unreachable.o.id)).toEqual([{ id: expect.stringMatching(/^re_/), amount_minor: 2750 }]);
+    const left = (await admin.get(`/shop/v1/order/${legacy.o.id}?context=edit`)).body;
+    expect(left).toMatchObject({ status: 'cancelled', paid_status: 'paid' });
+    expect(left.meta_data.find((m: { key: string }) => m.key === 'refund_due')?.value).toMatchObject({ state: 'refunding' });
+    expect(await refunds(legacy.o.id)).toEqual([]);
   });
 
   it('3220 then Decline fails the order', async () => {

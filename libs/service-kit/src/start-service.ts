@@ -7,7 +7,7 @@ import { traceQueries } from '@storefront/telemetry';
 import { BaseConfigSchema, type BaseConfig } from './config';
 import { startRuntime, type RuntimeOptions } from './runtime';
 import { HealthReporter } from './health';
-import { intervalJob } from './interval-job';
+import { intervalJob, type IntervalJob } from './interval-job';
 import { runBounded } from './bounded';
 import { adaptHandlers, serviceNameOf } from './grpc-handlers';
 import type { ServiceContext, ServiceDefinition } from './service-definition';
@@ -93,6 +93,7 @@ export async function startService<S extends TObject>(
     const consumerNames: string[] = [];
     const readyTasks: Array<() => Promise<void>> = [];
     const channels: Channel[] = [];
+    const jobs: IntervalJob[] = [];
     const ctx: ServiceContext<Record<string, unknown>> = {
       name: definition.name,
       config,
@@ -130,8 +131,9 @@ export async function startService<S extends TObject>(
       onShutdown: (task) => void cleanups.push(task),
       every(name, intervalSeconds, task, options) {
         const job = intervalJob(name, task, intervalSeconds, logger);
+        jobs.push(job);
         readyTasks.push(async () => job.start(options?.atStart));
-        cleanups.push(() => job.stop());
+        cleanups.push(() => job.stop()); // a start that fails later
       },
     };
     await definition.setup(ctx as ServiceContext<never>);
@@ -166,6 +168,8 @@ export async function startService<S extends TObject>(
     cleanups.push(() => shutdownGrpc(server, config.SHUTDOWN_TIMEOUT_MS));
     // Registered last so it runs first: stop taking events before draining calls.
     cleanups.push(async () => void (await Promise.all(stops.map((stop) => stop()))));
+    // Before that: background jobs finish their run while the database and peers are still there.
+    cleanups.push(async () => void (await Promise.all(jobs.map((job) => job.stop()))));
     const metricsPort = await runtime.serveMetrics();
     await health.start();
     logger.info({ grpcPort, metricsPort, events: transport.kind }, `${definition.name} service started`);

@@ -709,10 +709,23 @@ async function listPage(reader: Reader, q: OrderListQuery, json: string): Promis
   return { orders: parsed(rows[0].orders) as Json[], total: Number(rows[0].total) };
 }
 
-/** Cancelled orders holding a late payment still to refund (migration 0005's partial index keeps this scan small). */
-export async function lateRefundCandidates(em: EntityManager): Promise<number[]> {
+/**
+ * Cancelled orders holding a late payment whose refund may be resumed: due,
+ * refunding or failed-but-retryable, untouched since `before` (the domain
+ * decides each under its lock). Migration 0005's partial index keeps the
+ * scan to cancelled paid orders; entries that wait for an admin never match,
+ * so they cannot crowd out the rest.
+ */
+export async function lateRefundCandidates(em: EntityManager, before: Date): Promise<number[]> {
   const rows = await em.execute<Array<{ id: string }>>(
-    `select id from ${T.orders} where status = 'cancelled' and paid_status = 'paid' and meta_data @> '[{"key": "refund_due"}]' order by id limit 100`,
+    `select o.id from ${T.orders} o
+      where o.status = 'cancelled' and o.paid_status = 'paid'
+        and exists (select 1 from jsonb_array_elements(o.meta_data) m
+                     where m->>'key' = 'refund_due'
+                       and (m->'value'->>'state' in ('due', 'refunding') or (m->'value'->>'state' = 'failed' and m->'value'->>'retryable' = 'true'))
+                       and m->'value'->>'since' < ?)
+      order by o.id limit 100`,
+    [before.toISOString()],
   );
   return rows.map((r) => Number(r.id));
 }

@@ -127,7 +127,7 @@ export const RefundRow = defineEntity({
     currency: p.string().length(3),
     reason: p.text().default(''),
     createdAt: p.datetime(),
-    idempotencyKey: p.string().length(200).nullable().unique('refunds_idempotency_key_key'),
+    idempotencyKey: p.string().length(255).nullable().unique('refunds_idempotency_key_key'),
   },
 });
 

@@ -1,6 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { OrdersDeps } from '../deps';
 import { refundUnsupported } from '../errors';
 import type { Order } from './order-types';
+
+/**
+ * A refund's idempotency key: the order, a digest of the payment's
+ * transaction (ids can be long; the key stays well under payments' 255) and
+ * what is refunded (`what`). docs/decisions.md "Refunds are idempotent".
+ */
+export function refundKey(orderId: number, transactionId: string, what: string): string {
+  return `order-${orderId}-${createHash('sha256').update(transactionId).digest('hex').slice(0, 16)}-${what}`;
+}
 
 /**
  * Refunds `amount` of an order through the gateway that took the payment

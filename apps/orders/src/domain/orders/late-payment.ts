@@ -3,7 +3,7 @@ import { intoOutbox } from '@storefront/events';
 import { DomainError } from '@storefront/errors';
 import { findOrder, lateRefundCandidates, updateOrderFields, type OrderFieldChanges } from '../../persistence/orders.repository';
 import { SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { refundThroughGateway } from './gateway-refund';
+import { refundKey, refundThroughGateway } from './gateway-refund';
 import { recordActivity } from './lifecycle';
 import type { Order } from './order-types';
 
@@ -20,7 +20,8 @@ import type { Order } from './order-types';
  * retry job (`resumeStuck`) finishes a refund a stopped process left `due` or
  * `refunding`, and retries one that failed only because payments could not be
  * reached. The refund is keyed by order and transaction, so however often it
- * is tried, the money goes back once. docs/decisions.md "A payment for a
+ * is tried, the money goes back once. Entries from before refunds had keys
+ * (no `since`) stay with an admin. docs/decisions.md "A payment for a
  * cancelled order".
  */
 export const REFUND_DUE_KEY = 'refund_due';
@@ -63,8 +64,9 @@ function withRefundDue(order: Order, due: RefundDue | undefined): OrderFieldChan
   return due ? [...rest, { key: REFUND_DUE_KEY, valueJson: JSON.stringify(due) }] : rest;
 }
 
-/** A client mistake or a refusal (4xx: no transaction, a gateway without refunds) does not pass by itself. */
-const isRetryable = (err: unknown) => !(DomainError.is(err) && err.status < 500);
+/** Answers that may pass by themselves (payments down or busy, a timeout); other 4xx (no transaction, a gateway without refunds) do not. */
+const PASSING_STATUSES = new Set([408, 409, 429]);
+const isRetryable = (err: unknown) => !(DomainError.is(err) && err.status < 500 && !PASSING_STATUSES.has(err.status));
 
 export class LatePayments {
   constructor(private readonly deps: OrdersDeps) {}
@@ -93,32 +95,53 @@ export class LatePayments {
   /**
    * Refunds a recorded late payment through the gateway (no transaction open
    * while payments works). Claimed first, so two deliveries of the same result
-   * never run it side by side; `resume` (the job) takes only a refund left
-   * `due` or `refunding` for `staleMs`, or a retryable failure that old.
-   * Returns the order as it then is.
+   * never run it side by side. Returns the order as it then is.
    */
-  async refund(orderId: number, actor: Actor, resume?: { staleMs: number }): Promise<Order> {
+  async refund(orderId: number, actor: Actor): Promise<Order> {
+    return (await this.settle(orderId, actor)) ?? (await findOrder(this.deps.db.em(), orderId))!;
+  }
+
+  /**
+   * The retry job: refunds late payments a stopped process left `due` or
+   * `refunding` for `staleMs`, and retryable failures after a wait that
+   * doubles with each failure. Returns how many were refunded.
+   */
+  async resumeStuck(staleMs: number): Promise<number> {
+    let refunded = 0;
+    const before = new Date(this.deps.now().getTime() - staleMs);
+    for (const id of await lateRefundCandidates(this.deps.db.em(), before)) {
+      const order = await this.settle(id, SYSTEM, staleMs);
+      if (order?.paidStatus === 'refunded') refunded++;
+    }
+    return refunded;
+  }
+
+  /** null: nothing to do (no refund due, or it is someone else's to finish). */
+  private async settle(orderId: number, actor: Actor, resumeAfterMs?: number): Promise<Order | null> {
     const now = this.deps.now();
+    const since = now.toISOString();
     const claimed = await this.deps.db.em().transactional(async (em) => {
       const order = await findOrder(em, orderId, true);
       const due = order && refundDueOf(order);
       if (!order || !due || order.paidStatus !== 'paid') return null;
-      if (resume ? !this.resumable(due, now, resume.staleMs) : due.state === 'refunding') return null;
-      const claim: RefundDue = { ...due, state: 'refunding', error: undefined, retryable: undefined, since: now.toISOString() };
-      await updateOrderFields(em, order.id, { metaData: withRefundDue(order, claim) }, now);
+      if (resumeAfterMs === undefined ? due.state === 'refunding' : !resumable(due, now, resumeAfterMs)) return null;
+      await updateOrderFields(em, order.id, { metaData: withRefundDue(order, { ...due, state: 'refunding', error: undefined, retryable: undefined, since }) }, now);
       return { order, due };
     });
-    if (!claimed) return (await findOrder(this.deps.db.em(), orderId))!;
+    if (!claimed) return null;
     const { order, due } = claimed;
     let failure: { message: string; retryable: boolean } | undefined;
     try {
-      const idempotencyKey = `order-${orderId}-late-payment-${due.transaction_id}`;
+      const idempotencyKey = refundKey(orderId, due.transaction_id, 'late-payment');
       await refundThroughGateway(this.deps, order, { amount: order.total, reason: due.reason, idempotencyKey, transactionId: due.transaction_id });
     } catch (err) {
       failure = { message: (err instanceof Error ? err.message : String(err)) || 'refund failed', retryable: isRetryable(err) };
     }
     return this.deps.db.em().transactional(async (em) => {
       const current = (await findOrder(em, orderId, true))!;
+      // Taken over meanwhile (this run outlived the stale time) or finished by the one that took it: theirs to record.
+      const held = refundDueOf(current);
+      if (current.paidStatus !== 'paid' || held?.state !== 'refunding' || held.since !== since) return current;
       const at = this.deps.now();
       if (failure) {
         const failures = (due.failures ?? 0) + 1;
@@ -139,24 +162,16 @@ export class LatePayments {
       return (await findOrder(em, orderId))!;
     });
   }
+}
 
-  /**
-   * The retry job: refunds late payments a stopped process left `due` or
-   * `refunding`, and retryable failures, each untouched for `staleMs`.
-   * Returns how many were refunded.
-   */
-  async resumeStuck(staleMs: number): Promise<number> {
-    let refunded = 0;
-    for (const id of await lateRefundCandidates(this.deps.db.em())) {
-      const order = await this.refund(id, SYSTEM, { staleMs });
-      if (order.paidStatus === 'refunded') refunded++;
-    }
-    return refunded;
-  }
-
-  private resumable(due: RefundDue, now: Date, staleMs: number): boolean {
-    const since = due.since ? Date.parse(due.since) : 0;
-    if (!(now.getTime() - since >= staleMs)) return false;
-    return due.state === 'due' || due.state === 'refunding' || (due.state === 'failed' && due.retryable === true);
-  }
+/**
+ * Whether the job takes this refund over. Entries without `since` were
+ * written before refunds had keys: one may have reached the gateway without
+ * a key, so they stay with an admin.
+ */
+function resumable(due: RefundDue, now: Date, staleMs: number): boolean {
+  if (!due.since) return false;
+  const waited = now.getTime() - Date.parse(due.since);
+  if (due.state === 'due' || due.state === 'refunding') return waited >= staleMs;
+  return due.state === 'failed' && due.retryable === true && waited >= staleMs * 2 ** Math.min(Math.max((due.failures ?? 1) - 1, 0), 5);
 }

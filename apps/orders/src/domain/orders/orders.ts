@@ -39,7 +39,7 @@ import {
   type OrderStatus,
   type TransitionPlan,
 } from '../status/order-states';
-import { refundThroughGateway } from './gateway-refund';
+import { refundKey, refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
 import { applyTransition, recordPlaced, transitionWrite, type TransitionExtras } from './lifecycle';
 import type {
@@ -516,14 +516,16 @@ export class Orders {
     const current = await this.get(id);
     const wantsStatus = input.setPaid && current.paidStatus === 'unpaid' ? this.paidTarget(current, input.status) : input.status;
     if (wantsStatus !== undefined) planTransition(current, wantsStatus, 'admin');
+    // Everything that can refuse the request runs before money moves.
+    const priced = input.lineItems.length ? await this.pricing.priceLines(input.lineItems, input.currency ?? current.currency) : [];
+    if (priced.length && !isEditable(current)) throw notEditable();
     let refund: { amount: number; reason: string } | undefined;
     if (wantsStatus === 'refunded' && current.status !== 'refunded') {
       refund = { amount: current.total - current.refundedTotal, reason: input.reason };
       // Keyed by what is refunded: a repeated or concurrent request for the same refund pays back once.
-      const idempotencyKey = `order-${id}-refund-from-${current.refundedTotal}-of-${refund.amount}`;
+      const idempotencyKey = refundKey(id, current.transactionId, `refund-from-${current.refundedTotal}-of-${refund.amount}`);
       await refundThroughGateway(this.deps, current, { ...refund, idempotencyKey });
     }
-    const priced = input.lineItems.length ? await this.pricing.priceLines(input.lineItems, input.currency ?? current.currency) : [];
     await this.tx(async (em) => {
       let order = await this.locked(em, id);
       if (priced.length) {

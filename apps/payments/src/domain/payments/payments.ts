@@ -12,7 +12,7 @@ import {
   type AttemptRecord,
 } from '../../persistence/attempts.repository';
 import { findIntent, insertIntent } from '../../persistence/intents.repository';
-import { findRefundByKey, insertRefund } from '../../persistence/refunds.repository';
+import { adoptUnkeyedRefund, findRefundByKey, insertRefund, type StoredRefund } from '../../persistence/refunds.repository';
 import { insertToken, tokenOf } from '../../persistence/tokens.repository';
 import type { PaymentsDeps } from '../deps';
 import { idempotencyKeyReused, intentUnsupported, invalidGateway, paymentInProgress, refundUnsupported } from '../errors';
@@ -329,8 +329,10 @@ export class Payments {
   /**
    * Money back through the gateway. With an idempotency key the refund is made
    * once: a key already stored answers its refund (422 when it was for another
-   * order or amount), and the gateway gets the key too, so twins racing past
-   * that check still make one refund at the processor and one row here.
+   * payment or amount), an unkeyed refund of the same payment and amount (made
+   * before refunds had keys) is adopted, and the gateway gets the key too, so
+   * twins racing past these checks still make one refund at the processor and
+   * one row here.
    */
   async refund(input: {
     orderId: number;
@@ -347,22 +349,24 @@ export class Payments {
     const currency = checkCurrency(input.currency);
     const amountMinor = amountToMinor(input.amount, currency);
     const key = input.idempotencyKey;
-    if (key.length > 200) throw invalidParams({ idempotency_key: 'idempotency_key is at most 200 characters.' });
+    if (key.length > MAX_KEY_LENGTH) throw invalidParams({ idempotency_key: `idempotency_key is at most ${MAX_KEY_LENGTH} characters.` });
+    const request = { orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency };
+    const replay = (earlier: StoredRefund) => {
+      const same = (Object.keys(request) as Array<keyof typeof request>).every((k) => earlier[k] === request[k]);
+      if (!same) throw idempotencyKeyReused();
+      return earlier.id;
+    };
     if (key) {
-      const earlier = await findRefundByKey(this.deps.db.em(), key);
-      if (earlier && (earlier.orderId !== input.orderId || earlier.amountMinor !== amountMinor)) throw idempotencyKeyReused();
-      if (earlier) return earlier.id;
+      const earlier = (await findRefundByKey(this.deps.db.em(), key)) ?? (await adoptUnkeyedRefund(this.deps.db.em(), key, request));
+      if (earlier) return replay(earlier);
     }
     const view = (await this.catalog.views()).find((v) => v.gateway.id === gateway.id)!;
     const env = this.environment(view, 0, await this.deps.site.siteUrl());
     const reason = input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000);
     const refundId = await gateway.refund({ orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key }, env);
-    await insertRefund(
-      this.deps.db.em(),
-      { id: refundId, orderId: input.orderId, gatewayId: gateway.id, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key || null },
-      this.deps.now(),
-    );
-    return refundId;
+    const inserted = await insertRefund(this.deps.db.em(), { id: refundId, ...request, reason, idempotencyKey: key || null }, this.deps.now());
+    // A twin with this key stored its refund first: the same one at the processor, unless the twin asked for another amount.
+    return inserted ? refundId : replay((await findRefundByKey(this.deps.db.em(), key))!);
   }
 }
 

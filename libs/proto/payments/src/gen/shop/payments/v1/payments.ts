@@ -104,7 +104,7 @@ export interface RefundRequest {
   /**
    * Makes the refund idempotent: the same key refunds once, and a retry (an
    * answer lost, a twin request, a job resuming an interrupted refund) gets the
-   * first refund's id. The gateway receives it too. At most 200 characters;
+   * first refund's id. The gateway receives it too. At most 255 characters;
    * "" = no key (every call is a new refund).
    */
   idempotencyKey: string;
