@@ -29,6 +29,13 @@ export function inboxInsert(schema: string, name: string, when?: string): string
 
 export const inboxParams = (key: InboxKey): [string, string] => [key.consumer, key.eventId];
 
+/**
+ * A query returning a row when the consumer has handled the event already
+ * (parameters: `inboxParams(key)`): for a handler whose side effect (an email
+ * sent) comes before its write, so a redelivery skips it.
+ */
+export const inboxHoldsQuery = (schema: string): string => `select 1 from "${schema}"."inbox" where consumer = ? and event_id = ?`;
+
 export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) => Promise<void>;
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
+import { inboxHoldsQuery, inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import { escapeLike, type Reader } from '@storefront/persistence';
 import type { EmailLogEntry, EmailLogQuery } from './email-records';
 
@@ -40,7 +40,7 @@ export async function insertEmailLogs(
 
 /** Whether the consumer has recorded the event already (a redelivery). */
 export async function inboxHolds(reader: Reader, inbox: InboxKey): Promise<boolean> {
-  const rows = await reader.query(`select 1 from "notifications"."inbox" where consumer = ? and event_id = ?`, inboxParams(inbox));
+  const rows = await reader.query(inboxHoldsQuery('notifications'), inboxParams(inbox));
   return rows.length > 0;
 }
 
