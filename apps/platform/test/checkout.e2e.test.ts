@@ -137,6 +137,18 @@ describe('POST /checkout/place', () => {
     expect(late.body.order_id).toBe(a.body.order_id);
   });
 
+  it('two tabs placing the last unit make one order: a twin refused by the stock its twin holds replays that order', async () => {
+    const last = await seed.simpleProduct({ title: 'Last one', amount: '4.00', stock: 1 });
+    const c = await shopper(last, 1);
+    const tabs = await Promise.all(Array.from({ length: 4 }, () => place(c)));
+    expect(tabs.map((t) => t.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(tabs.map((t) => t.body.order_id)).size).toBe(1);
+    expect(await stockOf(last)).toBe(0);
+    // Later, with the cart emptied by that order: still the same order.
+    const late = await place(c);
+    expect([late.status, late.body.order_id]).toEqual([200, tabs[0].body.order_id]);
+  });
+
   it('20 buyers for the last 5 units: exactly 5 orders, stock 0', async () => {
     const scarce = await seed.simpleProduct({ title: 'Scarce', amount: '3.00', stock: 5 });
     const buyers = await Promise.all(Array.from({ length: 20 }, () => shopper(scarce, 1)));

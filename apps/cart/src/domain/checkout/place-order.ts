@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DomainError, invalidParams, unprocessable } from '@storefront/errors';
 import { findCheckoutByKey, insertCheckout, leaseCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
+import type { CartRecord } from '../../persistence/cart-record';
 import type { Actor } from '../actor';
 import { assertStock } from '../cart/stock-rules';
 import type { CartDeps } from '../deps';
 import type { CartPricer } from '../pricing/cart-pricer';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
 import type { CheckoutStates } from './checkout-state';
-import type { CheckoutRecord, PaymentResultView } from './checkout-record';
+import type { CheckoutPlan, CheckoutRecord, PaymentResultView } from './checkout-record';
 import { fieldErrors, fieldShapeProblems, requiredProblems } from './fields';
 import { orderPlan } from './order-plan';
 import type { CheckoutSaga, SagaResult } from './saga';
@@ -69,38 +70,20 @@ export class PlaceOrder {
     const key = actor.idempotencyKey
       ? sha(`place|key|${owner}|${actor.idempotencyKey}`)
       : sha(`place|auto|${cart.id}|${cart.revision}|${input.requestHash}`);
-    // Before anything is priced: the retry of a checkout whose stock or coupons are now held by
-    // that checkout itself would be refused by the checks below.
-    const previous = await this.previous(key, input.requestHash);
-    if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
-
-    if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
-    const fields = { ...cart.fields, ...input.fields };
-    const lookups = await this.pricer.lookup(cart.lines);
-    const snapshot = await this.pricer.price(cart, actor, { lookups, fields });
-    if (snapshot.lines.length !== cart.lines.length) {
-      throw unprocessable('shop_cart_invalid_price', 'Some items in your cart are no longer available; review your cart.');
+    // The usual request is a new checkout: its key is not looked up first (the insert below finds a
+    // twin). A retry of a finished or running checkout fails a check here instead (its cart emptied,
+    // its stock or coupon uses held by that checkout itself): then the key decides, and its result
+    // is replayed (or 422 for a changed body) instead of the refusal.
+    let plan: CheckoutPlan;
+    let gateway: { id: string };
+    try {
+      ({ plan, gateway } = await this.prepare(actor, cart, key, input));
+    } catch (err) {
+      const previous = await this.previous(key, input.requestHash);
+      if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
+      throw err;
     }
-    if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
-      throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
-    }
-    const problems = requiredProblems(fields, snapshot.needsShipping);
-    if (Object.keys(problems).length) throw fieldErrors(problems);
-    for (const l of snapshot.lines) assertStock(l, l.quantity);
-    const gateways = await this.states.availableGateways(actor, snapshot);
-    const gateway = gateways.find((g) => g.id === input.paymentMethod);
-    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
 
-    const plan = orderPlan({
-      snapshot,
-      fields,
-      actor,
-      checkoutKey: key,
-      paymentMethod: gateway.id,
-      gatewayTitle: gateway.title,
-      draftOrderId: cart.draftOrderId,
-      status: 'pending_payment',
-    });
     const checkout: CheckoutRecord = {
       id: randomUUID(),
       checkoutKey: key,
@@ -129,6 +112,38 @@ export class PlaceOrder {
       if (!inserted) throw new DomainError('shop_checkout_in_progress', 409, 'This checkout is still being processed; retry shortly.');
     }
     return { result: unwrap(await this.saga.run(checkout, actor, input.payloadJson)), replayed: false, session };
+  }
+
+  /** Prices the cart against the submitted fields and checks everything a placement needs; the plan of its order. */
+  private async prepare(actor: Actor, cart: CartRecord, key: string, input: PlaceInput): Promise<{ plan: CheckoutPlan; gateway: { id: string } }> {
+    if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
+    const fields = { ...cart.fields, ...input.fields };
+    const lookups = await this.pricer.lookup(cart.lines);
+    const snapshot = await this.pricer.price(cart, actor, { lookups, fields });
+    if (snapshot.lines.length !== cart.lines.length) {
+      throw unprocessable('shop_cart_invalid_price', 'Some items in your cart are no longer available; review your cart.');
+    }
+    if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
+      throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
+    }
+    const problems = requiredProblems(fields, snapshot.needsShipping);
+    if (Object.keys(problems).length) throw fieldErrors(problems);
+    for (const l of snapshot.lines) assertStock(l, l.quantity);
+    const gateways = await this.states.availableGateways(actor, snapshot);
+    const gateway = gateways.find((g) => g.id === input.paymentMethod);
+    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
+
+    const plan = orderPlan({
+      snapshot,
+      fields,
+      actor,
+      checkoutKey: key,
+      paymentMethod: gateway.id,
+      gatewayTitle: gateway.title,
+      draftOrderId: cart.draftOrderId,
+      status: 'pending_payment',
+    });
+    return { plan, gateway };
   }
 
   /** The earlier checkout of this key within 24 h (422 when the body differs); older keys are retired. */
