@@ -166,6 +166,20 @@ describe('/cart routes', () => {
     expectError(await guest.patch('/shop/v1/cart/items/nope', { quantity: 1 }), 404, 'shop_cart_item_not_found');
     expectError(await guest.delete('/shop/v1/cart/items/0123456789abcdef0123456789abcdef'), 404, 'shop_cart_item_not_found');
     expectError(await guest.patch('/shop/v1/cart/items/abc', {}), 400);
+    // Any key that is not a line's is 404 (spec 4.1 rule 3), up to the router's parameter limit (100).
+    expectError(await guest.delete(`/shop/v1/cart/items/${'a'.repeat(100)}`), 404, 'shop_cart_item_not_found');
+    expectError(await guest.patch(`/shop/v1/cart/items/${'a'.repeat(100)}`, { quantity: 1 }), 404, 'shop_cart_item_not_found');
+  });
+
+  it('DELETE of a line whose product is no longer sold removes it and answers the line as stored', async () => {
+    const gone = await seed.simpleProduct({ title: 'Discontinued', amount: '7.00' });
+    const guest = await guestWith([[gone, 2], [book, 1]]);
+    const key = (await guest.get('/shop/v1/cart')).body.items.find((i: { product_id: number }) => i.product_id === gone.id).item_key;
+    expect((await admin.put(`/shop/v1/shop_product/${gone.id}`, { status: 'draft' })).status).toBe(200);
+    const removed = await guest.delete(`/shop/v1/cart/items/${key}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ removed: true, item_key: key, item: { item_key: key, product_id: gone.id, quantity: 2 }, product_id: gone.id });
+    expect(removed.body.snapshot.items.map((i: { product_id: number }) => i.product_id)).toEqual([book.id]);
   });
 
   it('a quantity above managed stock is a clear 422', async () => {
@@ -199,9 +213,11 @@ describe('/cart routes', () => {
     expect((await guest.delete('/shop/v1/cart/items')).body).toMatchObject({ cleared: true, snapshot: { item_count: 0 } });
   });
 
-  it('direct checkout clears the cart first and answers the checkout page URL as redirect', async () => {
+  it('direct checkout clears the cart first (lines and coupons) and answers the checkout page URL as redirect', async () => {
     const guest = await guestWith([[book, 2]]);
+    expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'TENPCT' })).status).toBe(200);
     const res = await guest.post('/shop/v1/cart/items/direct-checkout', { price_id: price(mug), quantity: 1 });
+    expect(res.body.snapshot.applied_coupons).toEqual([]);
     expect(res.status).toBe(200);
     expect(res.body.redirect).toMatch(/\/checkout\/$/);
     expect(res.body.snapshot.items.map((i: any) => i.product_id)).toEqual([mug.id]);

@@ -126,6 +126,8 @@ describe('POST /checkout/place', () => {
     expect(again.body.order_id).toBe(first.body.order_id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expectError(await place(c, { payment_method: 'bacs' }, { 'idempotency-key': 'order-attempt-1' }), 422, 'shop_idempotency_key_reused');
+    // Up to 255 printable characters (contract).
+    expectError(await place(await shopper(), {}, { 'idempotency-key': 'k'.repeat(256) }), 400, 'rest_invalid_param');
   });
 
   it('two tabs placing the same cart make one order', async () => {

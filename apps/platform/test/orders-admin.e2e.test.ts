@@ -341,6 +341,11 @@ describe('GET/PUT/DELETE /order/<id>', () => {
     expect(trimmed.body.meta_data).toEqual([]);
     expect((await admin.get(`${ORDERS}/${o.id}?include_meta=gift`)).body.meta_data).toHaveLength(1);
     expect(updated.body).toMatchObject({ customer_note: 'Leave at the door', transaction_id: 'bank-123', billing: { phone: '555' }, meta_data: [{ key: 'gift', value: true }] });
+    // A partial address changes only the fields sent; an empty string clears one.
+    const partial = await admin.patch(`${ORDERS}/${o.id}`, { billing: { phone: '556', company: '' }, shipping: { city: 'Chicago' } });
+    expect(partial.status).toBe(200);
+    expect(partial.body.billing).toEqual({ ...updated.body.billing, phone: '556', company: '' });
+    expect(partial.body.shipping).toEqual({ ...updated.body.shipping, city: 'Chicago' });
     const paid = await admin.patch(`${ORDERS}/${o.id}`, { status: 'processing' });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: 'processing', paid_status: 'paid', needs_payment: false });

@@ -28,6 +28,11 @@ export function addressPatch(a: Partial<RestAddress> | undefined): customers.Add
   return a ? toProtoFields(FIELDS, a) : undefined;
 }
 
+/** The address fields a request names (REST names are the proto field names): a partial update changes only those. */
+export function addressFieldsOf(a: Partial<RestAddress> | undefined): string[] {
+  return a ? FIELDS.filter((name) => a[name] !== undefined) : [];
+}
+
 /** REST address fields (all optional) -> a full proto address, absent fields empty (orders store whole addresses). */
 export function protoAddress(a: Partial<RestAddress>) {
   return toProtoFields(FIELDS, { ...EMPTY, ...a });

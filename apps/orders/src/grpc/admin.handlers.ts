@@ -2,7 +2,7 @@ import type { orders } from '@storefront/proto/orders';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { OrdersDomain } from '../domain';
 import { parseListQuery } from '../domain/orders/list-query';
-import { actorOf, fromProtoAddress, fromProtoLines, toProtoOrder, toProtoSummary } from './mappers';
+import { actorOf, addressFields, fromProtoAddress, fromProtoLines, toProtoOrder, toProtoSummary } from './mappers';
 
 export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orders.OrderAdminServiceService> {
   const { orders: o } = domain;
@@ -50,6 +50,8 @@ export function adminHandlers(domain: OrdersDomain): ServiceHandlers<typeof orde
           ...req,
           billing: fromProtoAddress(req.billing),
           shipping: fromProtoAddress(req.shipping),
+          billingFields: addressFields(req.billingFields),
+          shippingFields: addressFields(req.shippingFields),
           lineItems: fromProtoLines(req.lineItems),
         },
         actorOf(caller),

@@ -1,4 +1,4 @@
-import type { CallerContext } from '@storefront/grpc-client';
+import { protoFieldName, type CallerContext } from '@storefront/grpc-client';
 import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import type { Actor } from '../domain/deps';
@@ -10,6 +10,11 @@ export const actorOf = (caller: CallerContext): Actor => ({ userId: caller.userI
 export function fromProtoAddress(a: orders.OrderAddress | undefined): Address | undefined {
   if (!a) return undefined;
   return { ...a };
+}
+
+/** Proto field names of an address ("address_1") -> the record's ("address1"). */
+export function addressFields(names: string[]): Array<keyof Address> {
+  return names.map((name) => protoFieldName(name) as keyof Address);
 }
 
 const m = (minor: number) => fromMinor(minor);

@@ -75,7 +75,8 @@ export class Carts {
         if (!input.replaceCart) checkQuantity(locked.lines.find((l) => l.itemKey === key)?.quantity ?? 0);
         if (input.replaceCart) await deleteLines(em, locked.id);
         await upsertLine(em, locked.id, line, true);
-        return { bump: true };
+        // Direct checkout starts from an empty cart: its coupons go with its lines (as DELETE /cart).
+        return input.replaceCart ? { bump: true, coupons: [] } : { bump: true };
       }, insert));
     const snapshot = await this.pricer.price(saved, actor, { lookups, memoQuote: true });
     this.pricer.remember(saved, actor, snapshot, generation);
@@ -112,11 +113,11 @@ export class Carts {
       await deleteLine(em, cart.id, itemKey);
       return { bump: true };
     });
-    const [old, snapshot] = await Promise.all([
-      this.pricer.price({ ...cart, lines: [line], coupons: [] }, actor, { lookups: before }),
-      this.pricer.price(saved, actor, { lookups: before }),
-    ]);
-    return { snapshot, session, item: old.lines[0], productId: line.productId, priceId: line.priceId, message: 'Item removed from the cart.' };
+    const [old, snapshot] = await Promise.all([this.pricer.price(cart, actor, { lookups: before }), this.pricer.price(saved, actor, { lookups: before })]);
+    // As it was priced in the cart (its coupon discount included); a line whose product can no longer be bought is
+    // answered as stored, at zero.
+    const item = old.lines.find((l) => l.itemKey === itemKey) ?? unpricedLine(line);
+    return { snapshot, session, item, productId: line.productId, priceId: line.priceId, message: 'Item removed from the cart.' };
   }
 
   async clear(actor: Actor, token: string): Promise<CartResult> {
@@ -157,4 +158,22 @@ export class Carts {
       return (await findCartById(em, id))!;
     });
   }
+}
+
+/** A stored line whose product the catalog no longer sells: what the cart holds, nothing priced. */
+function unpricedLine(line: { itemKey: string; productId: number; priceId: number; variationId: number; quantity: number }): PricedLine {
+  return {
+    ...line,
+    name: '',
+    image: '',
+    unit: 0,
+    subtotal: 0,
+    discount: 0,
+    tax: 0,
+    sku: '',
+    shippingRequired: false,
+    downloadable: false,
+    priceType: 'onetime',
+    stock: { manageStock: false, stockQuantity: null, stockStatus: 'outofstock', backordersAllowed: false },
+  };
 }

@@ -20,7 +20,8 @@ const AddItemBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const KeyParams = Type.Object({ key: Type.String({ maxLength: 64, description: 'The line\'s item_key.' }) });
+// No length rule: a key that is not a line's (however long) is 404 shop_cart_item_not_found (spec 4.1).
+const KeyParams = Type.Object({ key: Type.String({ description: 'The line\'s item_key.' }) });
 const UpdateBody = Type.Object(
   { quantity: Quantity(0, 'New quantity; 0 removes the line.'), session_id: SessionId },
   { additionalProperties: false },

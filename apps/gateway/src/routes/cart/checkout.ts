@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import type { CartClients } from '../../clients';
 import type { RouteModule } from '../../context';
+import { idempotencyKeyOf } from '../../http/idempotency-key';
 import { errorResponses } from '../../http/responses';
 import { checkoutStateResource, CheckoutStateSchema, PaymentResultSchema, paymentResultResource, shippingRatesResource, ShippingRateSchema } from '../../resources/cart/checkout-state';
 import { fragmentsResource } from '../../resources/cart/html';
@@ -147,6 +148,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
       '/checkout/place',
       { config, schema: { operationId: 'placeOrder', tags, summary: 'Places the order (saga: stock, coupons, order, payment). Honors Idempotency-Key.', body: PlaceBody, response: { 200: PaymentResultSchema, ...errorResponses(400, 401, 402, 409, 422, 429, 503) } } },
       async (request, reply) => {
+        idempotencyKeyOf(request); // checked here; it travels with the caller
         const b = request.body;
         const r = await checkout.placeOrder(
           {
@@ -169,6 +171,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
       '/checkout/pay-order',
       { config, schema: { operationId: 'payOrder', tags, summary: 'Pays an existing order (owner, pay_for_order or order_key). Honors Idempotency-Key.', body: PayOrderBody, response: { 200: PaymentResultSchema, ...errorResponses(400, 401, 402, 404, 409, 422, 429, 503) } } },
       async (request, reply) => {
+        idempotencyKeyOf(request); // checked here; it travels with the caller
         const b = request.body;
         const r = await checkout.payOrder(
           {

@@ -11,6 +11,7 @@ import { paginationHeaders } from '../../http/pagination';
 import { sendConditional } from '../../http/response-cache';
 import { errorResponses } from '../../http/responses';
 import { Context, Force, IdParams, MAX_ID, MetaTrimming, Nullable, Page, PerPage } from '../../http/schemas';
+import { addressFieldsOf } from '../../resources/address';
 import { orderResource, OrderSchema } from '../../resources/order';
 import {
   addressInput,
@@ -82,6 +83,9 @@ function updateRequest(id: number, body: UpdateOrderFields) {
     customerNote: body.customer_note,
     billing: addressInput(body.billing),
     shipping: addressInput(body.shipping),
+    // PUT/PATCH change only the address fields sent (the host platform's behaviour).
+    billingFields: addressFieldsOf(body.billing),
+    shippingFields: addressFieldsOf(body.shipping),
     lineItems: (body.line_items ?? []).map(lineInput),
     metaData: metaInput(body.meta_data),
     setPaid: body.set_paid ?? false,

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { invalidParams } from '@storefront/errors';
 import type { PaymentsClients } from '../../clients';
 import type { TypedApp } from '../../context';
+import { idempotencyKeyOf } from '../../http/idempotency-key';
 import { errorResponses } from '../../http/responses';
 import { SavedTokenSchema, savedTokenResource } from '../../resources/payment';
 
@@ -44,15 +44,6 @@ const tags = ['payments'];
 /** Path ids that are not token ids read as "no such token" (404), never as a 400. */
 function tokenIdOf(raw: string): number {
   return /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
-}
-
-const PRINTABLE = /^[\x21-\x7e]{1,255}$/;
-
-function idempotencyKeyOf(request: FastifyRequest): string {
-  const key = request.caller.idempotencyKey;
-  if (key === undefined) return '';
-  if (!PRINTABLE.test(key)) throw invalidParams({ 'Idempotency-Key': 'Idempotency-Key must be 1 to 255 printable characters.' });
-  return key;
 }
 
 /** `payment-methods/*` (spec 4.12) and `me/payment-methods/*` (spec 4.9). */

@@ -121,11 +121,22 @@ export interface OrderUpdate {
   customerNote?: string;
   billing?: Address;
   shipping?: Address;
+  /** The address fields the request sets (others stay); empty: the whole address. */
+  billingFields?: Array<keyof Address>;
+  shippingFields?: Array<keyof Address>;
   lineItems: LineInput[];
   metaData: Array<{ key: string; valueJson: string }>;
   setPaid: boolean;
   transactionId?: string;
   reason: string;
+}
+
+/** `given` over `stored`: only `fields` when named (a partial PATCH), else the whole address. */
+function mergeAddress(stored: Address, given: Address | undefined, fields: Array<keyof Address> | undefined): Address | undefined {
+  if (!given || !fields?.length) return given;
+  const merged = { ...stored };
+  for (const field of fields) if (field in given) merged[field] = given[field];
+  return merged;
 }
 
 export type PaymentOutcome = 'paid' | 'on_hold' | 'failed' | 'requires_action';
@@ -528,10 +539,13 @@ export class Orders {
     }
     await this.tx(async (em) => {
       let order = await this.locked(em, id);
+      // Merged with the locked row: a concurrent change of another field is kept.
+      const billing = mergeAddress(order.billing, input.billing, input.billingFields);
+      const shipping = mergeAddress(order.shipping, input.shipping, input.shippingFields);
       if (priced.length) {
         if (!isEditable(order)) throw notEditable();
         const lines = [...order.lineItems, ...priced];
-        await replaceContent(em, id, await this.pricing.total(lines, input.shipping ?? order.shipping, input.billing ?? order.billing));
+        await replaceContent(em, id, await this.pricing.total(lines, shipping ?? order.shipping, billing ?? order.billing));
         order = (await findOrder(em, id))!;
       }
       const changes: OrderFieldChanges = {
@@ -540,8 +554,8 @@ export class Orders {
         paymentMethod: input.paymentMethod,
         paymentMethodTitle: input.paymentMethodTitle,
         customerNote: input.customerNote,
-        billing: input.billing,
-        shipping: input.shipping,
+        billing,
+        shipping,
         transactionId: input.transactionId,
         metaData: input.metaData.length ? mergeMeta(order.metaData, input.metaData) : undefined,
       };

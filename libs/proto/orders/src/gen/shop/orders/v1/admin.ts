@@ -134,6 +134,14 @@ export interface UpdateOrderRequest {
     | undefined;
   /** Reason recorded with a refund. */
   reason: string;
+  /**
+   * The fields of `billing` / `shipping` the request sets (proto field names,
+   * "first_name"): only those change, the others keep their stored values (a
+   * PATCH of the phone alone leaves the name). Empty with the address set: the
+   * whole address is replaced.
+   */
+  billingFields: string[];
+  shippingFields: string[];
 }
 
 export interface UpdateOrderResponse {
@@ -1198,6 +1206,8 @@ function createBaseUpdateOrderRequest(): UpdateOrderRequest {
     setPaid: false,
     transactionId: undefined,
     reason: "",
+    billingFields: [],
+    shippingFields: [],
   };
 }
 
@@ -1244,6 +1254,12 @@ export const UpdateOrderRequest: MessageFns<UpdateOrderRequest> = {
     }
     if (message.reason !== "") {
       writer.uint32(114).string(message.reason);
+    }
+    for (const v of message.billingFields) {
+      writer.uint32(122).string(v!);
+    }
+    for (const v of message.shippingFields) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -1373,6 +1389,22 @@ export const UpdateOrderRequest: MessageFns<UpdateOrderRequest> = {
             message.reason = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.billingFields.push(reader.string());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.shippingFields.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1408,6 +1440,8 @@ export const UpdateOrderRequest: MessageFns<UpdateOrderRequest> = {
     message.setPaid = object.setPaid ?? false;
     message.transactionId = object.transactionId ?? undefined;
     message.reason = object.reason ?? "";
+    message.billingFields = object.billingFields?.map((e) => e) || [];
+    message.shippingFields = object.shippingFields?.map((e) => e) || [];
     return message;
   },
 };
