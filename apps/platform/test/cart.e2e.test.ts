@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { catalog } from '@storefront/proto/catalog';
+import { waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient } from './support/client';
@@ -236,6 +237,27 @@ describe('worked examples (to the cent): 2 x 10.00 + 1 x 25.00, US, flat 5.00, 1
   it('no coupon: tax 2.00+1.10+2.50+1.38 on items, 0.50+0.28 on shipping = 7.76; total 57.76', async () => {
     const res = await (await checkoutCart()).get('/shop/v1/cart');
     expect(res.body.totals).toEqual({ subtotal: 45, shipping: 5, tax: 7.76, discount: 0, total: 57.76 });
+  });
+
+  it('prices that include tax: the same cart costs 45.00 + shipping; the subtotal is net, so total = subtotal - discount + shipping + tax', async () => {
+    expect((await admin.patch('/platform/v1/settings', { prices_include_tax: true })).status).toBe(200);
+    try {
+      const guest = await checkoutCart('tenpct');
+      // The setting reaches the cart's pricing through an event.
+      const totals = await waitFor(async () => {
+        const t = (await guest.get('/shop/v1/cart')).body.totals;
+        return t.tax < 7 ? t : null;
+      }, 20_000);
+      // Items 45.00 gross, 10 % off = 40.50 gross, containing 10 % then 5 % compound tax: 40.50 - 40.50 / 1.155 = 5.44 (3.51 + 1.93);
+      // shipping 5.00 + 0.78 tax on top.
+      expect(totals).toEqual({ subtotal: 39.56, shipping: 5, tax: 6.22, discount: 4.5, total: 46.28 });
+      expect(Math.round((totals.subtotal - totals.discount + totals.shipping + totals.tax) * 100)).toBe(Math.round(totals.total * 100));
+    } finally {
+      expect((await admin.patch('/platform/v1/settings', { prices_include_tax: false })).status).toBe(200);
+      // Back to exclusive prices before the next example prices its cart.
+      const probe = await checkoutCart();
+      await waitFor(async () => (await probe.get('/shop/v1/cart')).body.totals.tax === 7.76, 20_000);
+    }
   });
 
   it('percent 10 %: discount 4.50, tax 7.06, total 52.56', async () => {

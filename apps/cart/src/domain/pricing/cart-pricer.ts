@@ -119,7 +119,9 @@ export class CartPricer {
       decimals,
       currencySymbol: settings.currencySymbol,
       totals: {
-        subtotal,
+        // Prices that include tax: the subtotal is net of the item tax they contain, so that
+        // total = subtotal - discount + shipping + tax holds to the cent (contract) in both modes.
+        subtotal: settings.pricesIncludeTax ? subtotal - toMinor(quote.totals.itemsTax, decimals) : subtotal,
         discount,
         shipping: toMinor(quote.totals.shippingTotal, decimals),
         shippingTax: toMinor(quote.totals.shippingTax, decimals),
