@@ -285,7 +285,12 @@ describe('/logs', () => {
 
     expectError(await admin.delete('/shop/v1/logs', { json: {} }), 400, 'rest_missing_callback_param');
     expectError(await admin.delete('/shop/v1/logs', { json: { ids: ['x'] } }), 400, 'rest_invalid_param');
+    expectError(await admin.delete('/shop/v1/logs'), 400, 'rest_missing_callback_param');
     expect((await admin.delete('/shop/v1/logs', { json: { ids: [entry.id] } })).body).toEqual({ deleted: 1 });
+    // DELETE parameters may come in the query string too (the host platform takes both).
+    const declined = logs.find((l) => l.context.order_id === 78);
+    expect((await admin.delete(`/shop/v1/logs?ids=${declined.id}`)).body).toEqual({ deleted: 1 });
+    expect((await admin.get('/shop/v1/logs?order_id=78')).body).toEqual([]);
     expect((await admin.get('/shop/v1/logs?order_id=77')).body).toEqual([]);
 
     expect((await admin.get('/shop/v1/logs/settings')).body).toEqual({ enabled: true, retention_days: 30 });

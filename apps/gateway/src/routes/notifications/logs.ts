@@ -3,7 +3,8 @@ import type { RouteModule } from '../../context';
 import { checkAccess } from '../../auth/access';
 import { errorResponses } from '../../http/responses';
 import { setPaginationHeaders } from '../../http/pagination';
-import { Id, Page, PerPage } from '../../http/schemas';
+import { missingParams } from '@storefront/errors';
+import { Id, IdList, Nullable, Page, PerPage } from '../../http/schemas';
 import { logEntryResource, LogEntrySchema, LogSettingsSchema } from '../../resources/notifications';
 
 const tags = ['notifications'];
@@ -16,10 +17,11 @@ const ListQuery = Type.Object({
   order_id: Type.Optional(Id('Only entries about this order (requires manage_options).')),
 });
 
-const DeleteBody = Type.Object(
-  { ids: Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Entry ids to delete.' }) },
-  { additionalProperties: false },
+// `ids` in the body or, as the host platform also takes DELETE parameters, in the query string.
+const DeleteBody = Nullable(
+  Type.Object({ ids: Type.Optional(Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Entry ids to delete.' })) }, { additionalProperties: false }),
 );
+const DeleteQuery = Type.Object({ ids: Type.Optional(IdList('Entry ids to delete (when the body has none).')) });
 
 const SettingsBody = Type.Object(
   {
@@ -71,6 +73,7 @@ export const logRoutes: RouteModule = (app, ctx) => {
         operationId: 'deleteLogs',
         tags,
         summary: 'Delete activity-log entries',
+        querystring: DeleteQuery,
         body: DeleteBody,
         response: {
           200: Type.Object({ deleted: Type.Integer({ description: 'Entries removed.' }) }),
@@ -78,7 +81,11 @@ export const logRoutes: RouteModule = (app, ctx) => {
         },
       },
     },
-    async (request) => ({ deleted: Number((await logs.deleteLogs({ ids: request.body.ids }, request.caller)).deleted) }),
+    async (request) => {
+      const ids = request.body?.ids ?? request.query.ids ?? [];
+      if (!ids.length) throw missingParams(['ids']);
+      return { deleted: Number((await logs.deleteLogs({ ids }, request.caller)).deleted) };
+    },
   );
 
   app.get(
