@@ -81,7 +81,7 @@ describe('coupons', () => {
       '2031-12-31',
     );
     expect((await list({ search: 'SUMMER10' })).coupons[0].expiryDate).toBe('2031-12-31');
-    expect((await c.coupons.findCouponByCode({ code: 'summer10' }, guest)).coupon!.minimumAmount).toBe('20.00');
+    expect((await c.coupons.findCouponByCode({ code: 'summer10', customerId: 0, email: '' }, guest)).coupon!.minimumAmount).toBe('20.00');
   });
 
   it('refuses references to missing products, prices and customers, naming them, and persists nothing', async () => {
@@ -207,8 +207,8 @@ describe('coupons', () => {
   it('finds a published coupon by code for the cart', async () => {
     await create({ title: 'CartCode', status: 'publish', amount: '3' });
     await create({ title: 'DraftCode' });
-    expect((await c.coupons.findCouponByCode({ code: ' cartcode ' }, guest)).coupon?.title).toBe('CartCode');
-    expect((await c.coupons.findCouponByCode({ code: 'DRAFTCODE' }, guest)).coupon).toBeUndefined();
-    expect((await c.coupons.findCouponByCode({ code: '' }, guest)).coupon).toBeUndefined();
+    expect((await c.coupons.findCouponByCode({ code: ' cartcode ', customerId: 0, email: '' }, guest)).coupon?.title).toBe('CartCode');
+    expect((await c.coupons.findCouponByCode({ code: 'DRAFTCODE', customerId: 0, email: '' }, guest)).coupon).toBeUndefined();
+    expect((await c.coupons.findCouponByCode({ code: '', customerId: 0, email: '' }, guest)).coupon).toBeUndefined();
   });
 });

@@ -162,6 +162,23 @@ describe('POST /checkout/place', () => {
     expect(await stockOf(scarce)).toBe(0);
   });
 
+  it('usage_limit_per_user: once used by this email, applying it again says why (and place would refuse it too)', async () => {
+    await createCoupon(admin, 'ONCEEACH', { discount_type: 'percent', amount: '5', usage_limit_per_user: 1 });
+    const first = await shopper();
+    expect((await first.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'onceeach' })).status).toBe(200);
+    expect((await place(first)).status).toBe(200);
+    // The same buyer (billing email) with a new cart: refused at apply, before any checkout.
+    const again = await shopper();
+    expect((await again.post('/shop/v1/checkout/update', { fields: US_ADDRESS })).status).toBe(200);
+    const res = await again.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'ONCEEACH' });
+    expectError(res, 422, 'shop_coupon_invalid');
+    expect(res.body.message).toMatch(/usage limit for you/);
+    // Another buyer may still use it.
+    const other = await shopper();
+    expect((await other.post('/shop/v1/checkout/update', { fields: { ...US_ADDRESS, billing_email: 'grace@example.com' } })).status).toBe(200);
+    expect((await other.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'ONCEEACH' })).status).toBe(200);
+  });
+
   it('20 concurrent checkouts with a usage_limit 3 coupon: exactly 3 orders use it', async () => {
     await createCoupon(admin, 'THREE', { discount_type: 'percent', amount: '10', usage_limit: 3 });
     const buyers = await Promise.all(Array.from({ length: 20 }, () => shopper(mug, 1)));

@@ -59,6 +59,14 @@ export interface CouponRecord {
   expiryDate?: string;
   individualUse: boolean;
   freeShipping: boolean;
+  /** Uses by the customer (or guest email) it was looked up for; counted only under a per-user limit. */
+  holderUses: number;
+}
+
+/** Whom a coupon lookup counts uses for: the customer, or a guest's billing email. */
+export interface CouponHolder {
+  customerId: number;
+  email: string;
 }
 
 export interface StockLine {
@@ -69,7 +77,7 @@ export interface StockLine {
 
 export interface CatalogPort {
   purchasables(refs: PurchasableRef[]): Promise<LookupResult[]>;
-  findCoupon(code: string): Promise<CouponRecord | undefined>;
+  findCoupon(code: string, holder: CouponHolder): Promise<CouponRecord | undefined>;
   reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
   commitReservation(reservationId: string): Promise<void>;
   releaseReservation(reservationId: string, reason: string): Promise<void>;

@@ -9,6 +9,7 @@ const coupon = (over: Partial<CouponRecord>): CouponRecord => ({
   discountType: 'percent',
   amount: '10',
   usageCount: 0,
+  holderUses: 0,
   allowedProductIds: [],
   allowedPriceIds: [],
   allowedCustomerIds: [],

@@ -24,8 +24,8 @@ export function couponHandlers(domain: CatalogDomain): ServiceHandlers<typeof ca
       return { coupon: toProtoCoupon(coupon), deleted };
     },
     async findCouponByCode(req) {
-      const coupon = await coupons.findByCode(req.code);
-      return { coupon: coupon ? toProtoCoupon(coupon) : undefined };
+      const { coupon, holderUses } = await coupons.findByCode(req.code, { customerId: req.customerId, email: req.email });
+      return { coupon: coupon ? toProtoCoupon(coupon) : undefined, holderUses };
     },
     async redeemCoupons(req) {
       return domain.redemptions.redeem(req);

@@ -17,6 +17,7 @@ export function couponProblem(coupon: CouponRecord, cart: CouponCartView): strin
   if (coupon.discountType === 'bogo') return `Coupon "${code}" is a buy-one-get-one coupon, which this cart does not support yet.`;
   if (coupon.expiryDate && coupon.expiryDate < cart.today) return `Coupon "${code}" has expired.`;
   if (coupon.usageLimit && coupon.usageCount >= coupon.usageLimit) return `Coupon "${code}" has reached its usage limit.`;
+  if (coupon.usageLimitPerUser && coupon.holderUses >= coupon.usageLimitPerUser) return `Coupon "${code}" has reached its usage limit for you.`;
   if (coupon.allowedCustomerIds.length && !coupon.allowedCustomerIds.includes(cart.customerId)) {
     return `Coupon "${code}" is not available to you.`;
   }

@@ -1,7 +1,7 @@
 import { unprocessable } from '@storefront/errors';
 import type { Actor } from '../actor';
 import type { Carts, CartResult } from '../cart/carts';
-import type { CartPricer } from '../pricing/cart-pricer';
+import { couponHolder, type CartPricer } from '../pricing/cart-pricer';
 import type { CartSessions } from '../sessions/cart-sessions';
 import { couponProblem } from './coupon-rules';
 
@@ -26,14 +26,15 @@ export class CartCoupons {
     if (code.length > 200 || code.includes('\u0000')) throw invalid(`Coupon "${rawCode.slice(0, 50)}" does not exist.`);
     const { cart, session } = await this.sessions.resolve(actor, token, false);
     if (cart.coupons.includes(code)) throw invalid(`Coupon "${code}" is already applied.`);
-    const known = await this.pricer.fetchCoupons([code, ...cart.coupons]);
+    const known = await this.pricer.fetchCoupons([code, ...cart.coupons], couponHolder(actor, cart.fields));
     const coupon = known.get(code);
     if (!coupon) throw invalid(`Coupon "${code}" does not exist.`);
     const lookups = await this.pricer.lookup(cart.lines);
     const priced = await this.pricer.price({ ...cart, coupons: [] }, actor, { lookups });
     const problem = couponProblem(coupon, {
       customerId: actor.userId,
-      subtotal: priced.totals.subtotal,
+      // The sum of line subtotals, as the pricer checks it (the snapshot's subtotal is net when prices include tax).
+      subtotal: priced.lines.reduce((a, l) => a + l.subtotal, 0),
       lines: priced.lines,
       decimals: priced.decimals,
       today: this.pricer.today(),

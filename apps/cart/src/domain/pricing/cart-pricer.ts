@@ -3,7 +3,7 @@ import type { Actor } from '../actor';
 import type { CartRecord, LineRecord } from '../../persistence/cart-record';
 import { couponProblem } from '../coupons/coupon-rules';
 import type { CartDeps } from '../deps';
-import type { CouponRecord, LookupResult, PurchasableRef, QuoteInput, QuoteResult, StoreSettingsView } from '../ports';
+import type { CouponHolder, CouponRecord, LookupResult, PurchasableRef, QuoteInput, QuoteResult, StoreSettingsView } from '../ports';
 import { destinationOf } from './destination';
 import { computeDiscounts } from './discounts';
 import type { PricedLine, Snapshot } from './snapshot';
@@ -70,9 +70,9 @@ export class CartPricer {
     return out;
   }
 
-  async fetchCoupons(codes: string[], known = new Map<string, CouponRecord | undefined>()) {
+  async fetchCoupons(codes: string[], holder: CouponHolder, known = new Map<string, CouponRecord | undefined>()) {
     const missing = codes.filter((c) => !known.has(c));
-    const found = await Promise.all(missing.map((c) => this.deps.catalog.findCoupon(c)));
+    const found = await Promise.all(missing.map((c) => this.deps.catalog.findCoupon(c, holder)));
     const out = new Map(known);
     missing.forEach((c, i) => out.set(c, found[i]));
     return out;
@@ -85,7 +85,9 @@ export class CartPricer {
     if (!cart.lines.length) return this.empty(settings, cart.coupons.length ? ['The cart is empty.'] : []);
     const [lookups, couponMap] = await Promise.all([
       this.lookup(cart.lines, options.lookups),
-      cart.coupons.length ? this.fetchCoupons(cart.coupons, options.coupons) : Promise.resolve(new Map<string, CouponRecord | undefined>()),
+      cart.coupons.length
+        ? this.fetchCoupons(cart.coupons, couponHolder(actor, fields), options.coupons)
+        : Promise.resolve(new Map<string, CouponRecord | undefined>()),
     ]);
     const notices: string[] = [];
     const lines = this.pricedLines(cart.lines, lookups, decimals, notices);
@@ -231,4 +233,9 @@ export class CartPricer {
       notices,
     };
   }
+}
+
+/** Whose coupon uses count for a per-user limit: the signed-in customer, else the billing email given. */
+export function couponHolder(actor: Actor, fields: Record<string, string>): CouponHolder {
+  return { customerId: actor.userId, email: actor.userId ? '' : (fields.billing_email ?? '').trim().toLowerCase() };
 }

@@ -4,7 +4,7 @@ import { unavailable } from './unavailable';
 import type { CatalogPort, CouponRecord, LookupResult } from '../../domain/ports';
 import { SERVICE_CALLER } from './service-caller';
 
-function couponRecord(c: catalog.Coupon): CouponRecord {
+function couponRecord(c: catalog.Coupon, holderUses: number): CouponRecord {
   return {
     id: c.id,
     code: c.title.toLowerCase(),
@@ -22,6 +22,7 @@ function couponRecord(c: catalog.Coupon): CouponRecord {
     expiryDate: c.expiryDate || undefined,
     individualUse: c.individualUse,
     freeShipping: c.freeShipping,
+    holderUses,
   };
 }
 
@@ -65,9 +66,9 @@ export function catalogPort(channel: Channel | undefined): CatalogPort {
         return { error: { code: e?.code || 'shop_cart_invalid_price', status: e?.status || 422, message: e?.message || 'Invalid price.' } };
       });
     },
-    async findCoupon(code) {
-      const { coupon } = await coupons.findCouponByCode({ code }, c);
-      return coupon ? couponRecord(coupon) : undefined;
+    async findCoupon(code, holder) {
+      const { coupon, holderUses } = await coupons.findCouponByCode({ code, customerId: holder.customerId, email: holder.email }, c);
+      return coupon ? couponRecord(coupon, Number(holderUses)) : undefined;
     },
     async reserveStock(reservationId, lines, ttlSeconds) {
       await stock.reserveStock({ reservationId, lines, ttlSeconds }, c);

@@ -4,6 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, gone, invalidParams, notFound } from '@storefront/errors';
 import { isUniqueViolation } from '@storefront/persistence';
 import { Coupon } from '../../persistence/entities';
+import { holderUses } from '../../persistence/coupon-redemptions.repository';
+import type { RedemptionHolder } from '../../persistence/redemption-types';
 import {
   codeTaken,
   deleteCoupon,
@@ -65,10 +67,17 @@ export class CouponCatalog {
     return coupon;
   }
 
-  /** For the cart: the published coupon with this code; null when there is none. */
-  async findByCode(code: string): Promise<Coupon | null> {
+  /**
+   * For the cart: the published coupon with this code (null when there is
+   * none) and, when it limits uses per customer, how often `holder` (the
+   * customer, or a guest's email) has used it.
+   */
+  async findByCode(code: string, holder: RedemptionHolder = { customerId: 0, email: '' }): Promise<{ coupon: Coupon | null; holderUses: number }> {
     const trimmed = code.trim();
-    return trimmed ? findPublishedByCode(this.deps.db.em(), trimmed) : null;
+    const em = this.deps.db.em();
+    const coupon = trimmed ? await findPublishedByCode(em, trimmed) : null;
+    const counted = coupon && (coupon.usageLimitPerUser ?? 0) > 0 && (holder.customerId > 0 || holder.email);
+    return { coupon, holderUses: counted ? await holderUses(em, coupon.id, { customerId: holder.customerId, email: holder.email.toLowerCase() }) : 0 };
   }
 
   async create(actor: Actor, input: CouponInput): Promise<Coupon> {

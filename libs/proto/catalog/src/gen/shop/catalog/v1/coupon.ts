@@ -59,11 +59,21 @@ export interface DeleteCouponResponse {
 
 export interface FindCouponByCodeRequest {
   code: string;
+  /** Who would use it (0 / "" when unknown): the answer counts their uses. */
+  customerId: number;
+  email: string;
 }
 
 export interface FindCouponByCodeResponse {
   /** Absent when no published coupon has this code. */
-  coupon?: Coupon | undefined;
+  coupon?:
+    | Coupon
+    | undefined;
+  /**
+   * Active uses of the coupon by customer_id or email (counted only when the
+   * coupon has a usage_limit_per_user and one of them is given; else 0).
+   */
+  holderUses: number;
 }
 
 export interface RedeemCouponsRequest {
@@ -739,13 +749,19 @@ export const DeleteCouponResponse: MessageFns<DeleteCouponResponse> = {
 };
 
 function createBaseFindCouponByCodeRequest(): FindCouponByCodeRequest {
-  return { code: "" };
+  return { code: "", customerId: 0, email: "" };
 }
 
 export const FindCouponByCodeRequest: MessageFns<FindCouponByCodeRequest> = {
   encode(message: FindCouponByCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.code !== "") {
       writer.uint32(10).string(message.code);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
     }
     return writer;
   },
@@ -771,6 +787,22 @@ export const FindCouponByCodeRequest: MessageFns<FindCouponByCodeRequest> = {
             message.code = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -789,18 +821,23 @@ export const FindCouponByCodeRequest: MessageFns<FindCouponByCodeRequest> = {
   fromPartial(object: DeepPartial<FindCouponByCodeRequest>): FindCouponByCodeRequest {
     const message = createBaseFindCouponByCodeRequest();
     message.code = object.code ?? "";
+    message.customerId = object.customerId ?? 0;
+    message.email = object.email ?? "";
     return message;
   },
 };
 
 function createBaseFindCouponByCodeResponse(): FindCouponByCodeResponse {
-  return { coupon: undefined };
+  return { coupon: undefined, holderUses: 0 };
 }
 
 export const FindCouponByCodeResponse: MessageFns<FindCouponByCodeResponse> = {
   encode(message: FindCouponByCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.coupon !== undefined) {
       Coupon.encode(message.coupon, writer.uint32(10).fork()).join();
+    }
+    if (message.holderUses !== 0) {
+      writer.uint32(16).int64(message.holderUses);
     }
     return writer;
   },
@@ -826,6 +863,14 @@ export const FindCouponByCodeResponse: MessageFns<FindCouponByCodeResponse> = {
             message.coupon = Coupon.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.holderUses = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -846,6 +891,7 @@ export const FindCouponByCodeResponse: MessageFns<FindCouponByCodeResponse> = {
     message.coupon = (object.coupon !== undefined && object.coupon !== null)
       ? Coupon.fromPartial(object.coupon)
       : undefined;
+    message.holderUses = object.holderUses ?? 0;
     return message;
   },
 };
