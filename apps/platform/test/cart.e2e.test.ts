@@ -239,27 +239,6 @@ describe('worked examples (to the cent): 2 x 10.00 + 1 x 25.00, US, flat 5.00, 1
     expect(res.body.totals).toEqual({ subtotal: 45, shipping: 5, tax: 7.76, discount: 0, total: 57.76 });
   });
 
-  it('prices that include tax: the same cart costs 45.00 + shipping; the subtotal is net, so total = subtotal - discount + shipping + tax', async () => {
-    expect((await admin.patch('/platform/v1/settings', { prices_include_tax: true })).status).toBe(200);
-    try {
-      const guest = await checkoutCart('tenpct');
-      // The setting reaches the cart's pricing through an event.
-      const totals = await waitFor(async () => {
-        const t = (await guest.get('/shop/v1/cart')).body.totals;
-        return t.tax < 7 ? t : null;
-      }, 20_000);
-      // Items 45.00 gross, 10 % off = 40.50 gross, containing 10 % then 5 % compound tax: 40.50 - 40.50 / 1.155 = 5.44 (3.51 + 1.93);
-      // shipping 5.00 + 0.78 tax on top.
-      expect(totals).toEqual({ subtotal: 39.56, shipping: 5, tax: 6.22, discount: 4.5, total: 46.28 });
-      expect(Math.round((totals.subtotal - totals.discount + totals.shipping + totals.tax) * 100)).toBe(Math.round(totals.total * 100));
-    } finally {
-      expect((await admin.patch('/platform/v1/settings', { prices_include_tax: false })).status).toBe(200);
-      // Back to exclusive prices before the next example prices its cart.
-      const probe = await checkoutCart();
-      await waitFor(async () => (await probe.get('/shop/v1/cart')).body.totals.tax === 7.76, 20_000);
-    }
-  });
-
   it('percent 10 %: discount 4.50, tax 7.06, total 52.56', async () => {
     const res = await (await checkoutCart('tenpct')).get('/shop/v1/cart');
     expect(res.body.totals).toEqual({ subtotal: 45, shipping: 5, tax: 7.06, discount: 4.5, total: 52.56 });
@@ -420,5 +399,36 @@ describe('fragments and mini cart (same snapshot)', () => {
     const bare = await guest.get('/shop/v1/mini-cart/current?render=false');
     expect(bare.body).not.toHaveProperty('cart_items_html');
     expect((await new ShopClient(stack.url).get('/shop/v1/mini-cart/current')).body).toMatchObject({ is_empty: true, cart_items_count: 0 });
+  });
+});
+
+// Last in the file: it flips a store-wide setting, so nothing else prices a cart while it is on.
+describe('prices that include tax', () => {
+  async function taxedCart(code?: string) {
+    const guest = await guestWith([[mug, 2], [book, 1]]);
+    expect((await guest.post('/shop/v1/checkout/update', { fields: US_ADDRESS })).status).toBe(200);
+    if (code) expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: code })).status).toBe(200);
+    return guest;
+  }
+
+  it('prices that include tax: the same cart costs 45.00 + shipping; the subtotal is net, so total = subtotal - discount + shipping + tax', async () => {
+    expect((await admin.patch('/platform/v1/settings', { prices_include_tax: true })).status).toBe(200);
+    try {
+      const guest = await taxedCart('tenpct');
+      // The setting reaches the cart's pricing through an event.
+      const totals = await waitFor(async () => {
+        const t = (await guest.get('/shop/v1/cart')).body.totals;
+        return t.tax < 7 ? t : null;
+      }, 60_000);
+      // Items 45.00 gross, 10 % off = 40.50 gross, containing 10 % then 5 % compound tax: 40.50 - 40.50 / 1.155 = 5.44 (3.51 + 1.93);
+      // shipping 5.00 + 0.78 tax on top.
+      expect(totals).toEqual({ subtotal: 39.56, shipping: 5, tax: 6.22, discount: 4.5, total: 46.28 });
+      expect(Math.round((totals.subtotal - totals.discount + totals.shipping + totals.tax) * 100)).toBe(Math.round(totals.total * 100));
+    } finally {
+      expect((await admin.patch('/platform/v1/settings', { prices_include_tax: false })).status).toBe(200);
+      // Back to exclusive prices before the next example prices its cart.
+      const probe = await taxedCart();
+      await waitFor(async () => (await probe.get('/shop/v1/cart')).body.totals.tax === 7.76, 60_000);
+    }
   });
 });

@@ -346,6 +346,9 @@ describe('GET/PUT/DELETE /order/<id>', () => {
     expect(partial.status).toBe(200);
     expect(partial.body.billing).toEqual({ ...updated.body.billing, phone: '556', company: '' });
     expect(partial.body.shipping).toEqual({ ...updated.body.shipping, city: 'Chicago' });
+    // An address with no field (or only unknown ones) changes nothing.
+    const none = await admin.patch(`${ORDERS}/${o.id}`, { billing: {}, shipping: { nickname: 'x' } });
+    expect([none.body.billing, none.body.shipping]).toEqual([partial.body.billing, partial.body.shipping]);
     const paid = await admin.patch(`${ORDERS}/${o.id}`, { status: 'processing' });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: 'processing', paid_status: 'paid', needs_payment: false });

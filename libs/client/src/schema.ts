@@ -7851,7 +7851,10 @@ export interface operations {
     };
     deleteLogs: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Entry ids to delete (when the body has none). */
+                ids?: number[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7860,7 +7863,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Entry ids to delete. */
-                    ids: number[];
+                    ids?: number[];
                 };
             };
         };

@@ -268,6 +268,14 @@ export const CouponRedemption = defineEntity({
     { name: 'coupon_redemptions_coupon_status_idx', properties: ['couponId', 'status'] },
     { name: 'coupon_redemptions_order_idx', properties: ['orderId'] },
     { name: 'coupon_redemptions_reservation_idx', properties: ['reservationId'] },
+    {
+      name: 'coupon_redemptions_customer_idx',
+      expression: `create index "coupon_redemptions_customer_idx" on "catalog"."coupon_redemptions" ("coupon_id", "customer_id") where "status" = 'active' and "customer_id" > 0`,
+    },
+    {
+      name: 'coupon_redemptions_email_idx',
+      expression: `create index "coupon_redemptions_email_idx" on "catalog"."coupon_redemptions" ("coupon_id", "email") where "status" = 'active' and "email" <> ''`,
+    },
   ],
   properties: {
     id: p.bigint('number').primary().autoincrement(),

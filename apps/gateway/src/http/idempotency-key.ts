@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { invalidParams } from '@storefront/errors';
 
 /** Contract: "up to 255 printable characters". */
-const PRINTABLE = /^[\x21-\x7e]{1,255}$/;
+const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
 
 /** The request's `Idempotency-Key` ('' without one); 400 `rest_invalid_param` when it breaks the contract's rule. */
 export function idempotencyKeyOf(request: FastifyRequest): string {

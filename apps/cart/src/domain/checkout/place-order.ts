@@ -79,7 +79,12 @@ export class PlaceOrder {
     try {
       ({ plan, gateway } = await this.prepare(actor, cart, key, input));
     } catch (err) {
-      const previous = await this.previous(key, input.requestHash);
+      const previous = await this.previous(key, input.requestHash).catch((lookupErr: unknown) => {
+        // A changed body under the same key is the answer; a failed lookup must not hide the refusal.
+        if (DomainError.is(lookupErr) && lookupErr.code === 'shop_idempotency_key_reused') throw lookupErr;
+        this.deps.logger.warn({ err: lookupErr }, 'checkout key lookup failed after a refused placement');
+        throw err;
+      });
       if (previous) return { result: await this.replayOrSettle(previous, actor, input.payloadJson), replayed: true, session };
       throw err;
     }

@@ -235,7 +235,7 @@ export class CartPricer {
   }
 }
 
-/** Whose coupon uses count for a per-user limit: the signed-in customer, else the billing email given. */
+/** Whose coupon uses count for a per-user limit: the customer and the billing email given (as catalog counts them at place). */
 export function couponHolder(actor: Actor, fields: Record<string, string>): CouponHolder {
-  return { customerId: actor.userId, email: actor.userId ? '' : (fields.billing_email ?? '').trim().toLowerCase() };
+  return { customerId: actor.userId, email: (fields.billing_email ?? '').trim().toLowerCase() };
 }

@@ -4,6 +4,7 @@ import { rowVersions } from './0003-row-versions';
 import { couponRedemptions } from './0004-coupon-redemptions';
 import { downloadTerms } from './0005-download-terms';
 import { productCounts } from './0006-product-counts';
+import { redemptionHolders } from './0007-redemption-holders';
 
 /** Every migration of the catalog schema, in order. Append; never edit a released one. */
-export const migrations = [initial, productListIndex, rowVersions, couponRedemptions, downloadTerms, productCounts];
+export const migrations = [initial, productListIndex, rowVersions, couponRedemptions, downloadTerms, productCounts, redemptionHolders];

@@ -73,6 +73,8 @@ function createRequest(body: CreateOrderFields) {
 }
 
 function updateRequest(id: number, body: UpdateOrderFields) {
+  const billing = addressUpdate(body.billing);
+  const shipping = addressUpdate(body.shipping);
   return {
     id,
     status: body.status,
@@ -81,17 +83,23 @@ function updateRequest(id: number, body: UpdateOrderFields) {
     paymentMethod: body.payment_method,
     paymentMethodTitle: body.payment_method_title,
     customerNote: body.customer_note,
-    billing: addressInput(body.billing),
-    shipping: addressInput(body.shipping),
     // PUT/PATCH change only the address fields sent (the host platform's behaviour).
-    billingFields: addressFieldsOf(body.billing),
-    shippingFields: addressFieldsOf(body.shipping),
+    billing: billing.address,
+    shipping: shipping.address,
+    billingFields: billing.fields,
+    shippingFields: shipping.fields,
     lineItems: (body.line_items ?? []).map(lineInput),
     metaData: metaInput(body.meta_data),
     setPaid: body.set_paid ?? false,
     transactionId: body.transaction_id,
     reason: body.reason ?? '',
   };
+}
+
+/** The address part of an update: the fields sent and their names; `{}` (no field) changes nothing. */
+function addressUpdate(address: Parameters<typeof addressInput>[0]) {
+  const fields = addressFieldsOf(address);
+  return { address: fields.length ? addressInput(address) : undefined, fields };
 }
 
 /**
