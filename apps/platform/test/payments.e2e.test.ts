@@ -323,8 +323,12 @@ describe('saved payment methods', () => {
     const listed = await alice.get('/shop/v1/me/payment-methods');
     expect(listed.body.map((t: { id: number }) => t.id)).toEqual([first.body.token.id, second.body.token.id]);
     expect(Object.keys(listed.body[0]).sort()).toEqual(
-      ['brand', 'date_created', 'display_name', 'exp_month', 'exp_year', 'gateway', 'id', 'is_default', 'last4'].sort(),
+      ['_links', 'brand', 'date_created', 'display_name', 'exp_month', 'exp_year', 'gateway', 'id', 'is_default', 'last4'].sort(),
     );
+    expect(listed.body[0]._links).toEqual({
+      self: [{ href: `http://shop.example.test/shop/v1/payment-methods/${first.body.token.id}` }],
+      collection: [{ href: 'http://shop.example.test/shop/v1/me/payment-methods' }],
+    });
     expect((await bob.get('/shop/v1/me/payment-methods')).body).toEqual([]);
 
     const def = await alice.post(`/shop/v1/payment-methods/${second.body.token.id}/default`);
@@ -471,6 +475,10 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
       amount: 27.5,
       currency: 'USD',
       gateway: { id: 'test_card', title: 'Credit card (test)' },
+      _links: {
+        self: [{ href: `http://shop.example.test/shop/v1/payment/${o.id}` }],
+        collection: [{ href: 'http://shop.example.test/shop/v1/payment' }],
+      },
     };
     expect((await alice.get(`/shop/v1/payment?order_id=${o.id}`)).body).toEqual(expected);
     expect((await guest.get(`/shop/v1/payment?id=${o.id}&key=${o.orderKey}`)).body).toEqual(expected);

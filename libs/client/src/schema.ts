@@ -2631,6 +2631,10 @@ export interface components {
         };
         /** Payment */
         Payment: {
+            /** @description self and collection links. */
+            _links: {
+                [key: string]: unknown;
+            };
             /** @description Order total in the order currency. */
             amount: number;
             /** @description Payment attempts of the order, newest first (edit context). */
@@ -2748,6 +2752,10 @@ export interface components {
         };
         /** PaymentToken */
         PaymentToken: {
+            /** @description self and collection links. */
+            _links: {
+                [key: string]: unknown;
+            };
             brand: string;
             date_created: string;
             display_name: string;

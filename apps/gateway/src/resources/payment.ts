@@ -31,11 +31,12 @@ export const PaymentRecordSchema = Type.Object(
         { description: 'Payment attempts of the order, newest first (edit context).' },
       ),
     ),
+    _links: Links,
   },
   { title: 'Payment' },
 );
 
-export function paymentRecordResource(p: payments.PaymentRecord, withAttempts: boolean) {
+export function paymentRecordResource(p: payments.PaymentRecord, withAttempts: boolean, request: FastifyRequest) {
   return {
     order_id: p.orderId,
     status: p.status,
@@ -59,6 +60,8 @@ export function paymentRecordResource(p: payments.PaymentRecord, withAttempts: b
           })),
         }
       : {}),
+    // Spec 1: custom-controller resources carry self and collection.
+    _links: resourceLinks(request, `/shop/v1/payment/${p.orderId}`, '/shop/v1/payment'),
   };
 }
 
@@ -122,11 +125,12 @@ export const SavedTokenSchema = Type.Object(
     exp_month: Type.Integer(),
     exp_year: Type.Integer(),
     date_created: Type.String(),
+    _links: Links,
   },
   { title: 'PaymentToken' },
 );
 
-export function savedTokenResource(t: payments.SavedToken | undefined) {
+export function savedTokenResource(t: payments.SavedToken | undefined, request: FastifyRequest) {
   const token = t!;
   return {
     id: token.id,
@@ -138,6 +142,7 @@ export function savedTokenResource(t: payments.SavedToken | undefined) {
     exp_month: token.expMonth,
     exp_year: token.expYear,
     date_created: token.createdAt.replace('T', ' ').slice(0, 19),
+    _links: resourceLinks(request, `/shop/v1/payment-methods/${token.id}`, '/shop/v1/me/payment-methods'),
   };
 }
 

@@ -77,7 +77,7 @@ export function paymentMethodRoutes(app: TypedApp, clients: PaymentsClients): vo
         request.caller,
       );
       if (res.replayed) reply.header('Idempotent-Replayed', 'true');
-      return { result: res.result, message: res.message, token: savedTokenResource(res.token) };
+      return { result: res.result, message: res.message, token: savedTokenResource(res.token, request) };
     },
   );
 
@@ -153,7 +153,7 @@ export function paymentMethodRoutes(app: TypedApp, clients: PaymentsClients): vo
     },
     async (request) => {
       const { tokens } = await methods.listPaymentMethods({}, request.caller);
-      return tokens.map((t) => savedTokenResource(t));
+      return tokens.map((t) => savedTokenResource(t, request));
     },
   );
 

@@ -62,7 +62,7 @@ export function paymentRecordRoutes(app: Parameters<RouteModule>[0], clients: Pa
         { orderId, orderKey: q.key ?? q.order_key ?? '' },
         request.caller,
       );
-      return paymentRecordResource(payment!, q.context === 'edit' && can(request.caller, 'manage_options'));
+      return paymentRecordResource(payment!, q.context === 'edit' && can(request.caller, 'manage_options'), request);
     },
   );
 
@@ -123,7 +123,7 @@ export function paymentRecordRoutes(app: Parameters<RouteModule>[0], clients: Pa
       const { id } = request.params as Static<typeof ItemParams>;
       const { context } = request.query as Static<typeof ItemQuery>;
       const { payment } = await clients.paymentGateway.getPayment({ orderId: id, orderKey: '' }, request.caller);
-      return paymentRecordResource(payment!, context === 'edit');
+      return paymentRecordResource(payment!, context === 'edit', request);
     },
   );
 }
