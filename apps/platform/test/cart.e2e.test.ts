@@ -226,14 +226,15 @@ describe('/cart routes', () => {
   });
 });
 
-describe('worked examples (to the cent): 2 x 10.00 + 1 x 25.00, US, flat 5.00, 10 % + 5 % compound tax on items and shipping', () => {
-  async function checkoutCart(code?: string) {
-    const guest = await guestWith([[mug, 2], [book, 1]]);
-    expect((await guest.post('/shop/v1/checkout/update', { fields: US_ADDRESS })).status).toBe(200);
-    if (code) expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: code })).status).toBe(200);
-    return guest;
-  }
+/** The worked examples' cart: 2 x 10.00 + 1 x 25.00 to the US address, with `code` applied. */
+async function checkoutCart(code?: string) {
+  const guest = await guestWith([[mug, 2], [book, 1]]);
+  expect((await guest.post('/shop/v1/checkout/update', { fields: US_ADDRESS })).status).toBe(200);
+  if (code) expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: code })).status).toBe(200);
+  return guest;
+}
 
+describe('worked examples (to the cent): 2 x 10.00 + 1 x 25.00, US, flat 5.00, 10 % + 5 % compound tax on items and shipping', () => {
   it('no coupon: tax 2.00+1.10+2.50+1.38 on items, 0.50+0.28 on shipping = 7.76; total 57.76', async () => {
     const res = await (await checkoutCart()).get('/shop/v1/cart');
     expect(res.body.totals).toEqual({ subtotal: 45, shipping: 5, tax: 7.76, discount: 0, total: 57.76 });
@@ -404,17 +405,10 @@ describe('fragments and mini cart (same snapshot)', () => {
 
 // Last in the file: it flips a store-wide setting, so nothing else prices a cart while it is on.
 describe('prices that include tax', () => {
-  async function taxedCart(code?: string) {
-    const guest = await guestWith([[mug, 2], [book, 1]]);
-    expect((await guest.post('/shop/v1/checkout/update', { fields: US_ADDRESS })).status).toBe(200);
-    if (code) expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: code })).status).toBe(200);
-    return guest;
-  }
-
   it('prices that include tax: the same cart costs 45.00 + shipping; the subtotal is net, so total = subtotal - discount + shipping + tax', async () => {
     expect((await admin.patch('/platform/v1/settings', { prices_include_tax: true })).status).toBe(200);
     try {
-      const guest = await taxedCart('tenpct');
+      const guest = await checkoutCart('tenpct');
       // The setting reaches the cart's pricing through an event.
       const totals = await waitFor(async () => {
         const t = (await guest.get('/shop/v1/cart')).body.totals;
@@ -427,7 +421,7 @@ describe('prices that include tax', () => {
     } finally {
       expect((await admin.patch('/platform/v1/settings', { prices_include_tax: false })).status).toBe(200);
       // Back to exclusive prices before the next example prices its cart.
-      const probe = await taxedCart();
+      const probe = await checkoutCart();
       await waitFor(async () => (await probe.get('/shop/v1/cart')).body.totals.tax === 7.76, 60_000);
     }
   });

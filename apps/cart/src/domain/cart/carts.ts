@@ -113,7 +113,11 @@ export class Carts {
       await deleteLine(em, cart.id, itemKey);
       return { bump: true };
     });
-    const [old, snapshot] = await Promise.all([this.pricer.price(cart, actor, { lookups: before }), this.pricer.price(saved, actor, { lookups: before })]);
+    // The old cart's quote is usually memoized from its last display.
+    const [old, snapshot] = await Promise.all([
+      this.pricer.price(cart, actor, { lookups: before, memoQuote: true }),
+      this.pricer.price(saved, actor, { lookups: before }),
+    ]);
     // As it was priced in the cart (its coupon discount included); a line whose product can no longer be bought is
     // answered as stored, at zero.
     const item = old.lines.find((l) => l.itemKey === itemKey) ?? unpricedLine(line);

@@ -4,7 +4,7 @@ import { checkAccess } from '../../auth/access';
 import { errorResponses } from '../../http/responses';
 import { setPaginationHeaders } from '../../http/pagination';
 import { missingParams } from '@storefront/errors';
-import { Id, IdList, Nullable, Page, PerPage } from '../../http/schemas';
+import { Id, IdList, Page, PerPage } from '../../http/schemas';
 import { logEntryResource, LogEntrySchema, LogSettingsSchema } from '../../resources/notifications';
 
 const tags = ['notifications'];
@@ -18,8 +18,9 @@ const ListQuery = Type.Object({
 });
 
 // `ids` in the body or, as the host platform also takes DELETE parameters, in the query string.
-const DeleteBody = Nullable(
-  Type.Object({ ids: Type.Optional(Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Entry ids to delete.' })) }, { additionalProperties: false }),
+const DeleteBody = Type.Object(
+  { ids: Type.Optional(Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Entry ids to delete.' })) },
+  { additionalProperties: false },
 );
 const DeleteQuery = Type.Object({ ids: Type.Optional(IdList('Entry ids to delete (when the body has none).')) });
 
@@ -82,7 +83,7 @@ export const logRoutes: RouteModule = (app, ctx) => {
       },
     },
     async (request) => {
-      const ids = request.body?.ids ?? request.query.ids ?? [];
+      const ids = request.body.ids ?? request.query.ids ?? [];
       if (!ids.length) throw missingParams(['ids']);
       return { deleted: Number((await logs.deleteLogs({ ids }, request.caller)).deleted) };
     },
