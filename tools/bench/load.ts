@@ -30,6 +30,9 @@ export interface LoadResult {
   cpuPerRequestUs?: number;
   /** The work behind one response (work-counters.ts). */
   work?: string;
+  /** Latency with one request at a time (`runLoad`'s `alone`): the route's own time, without queueing behind others. */
+  aloneP50?: number;
+  aloneP99?: number;
 }
 
 /**
@@ -37,7 +40,13 @@ export interface LoadResult {
  * process (so the load generator does not share the server's event loop) and
  * returns req/s and latency percentiles.
  */
-export function runLoad(target: LoadTarget, seconds: number, defaultConnections: number, warmup = false): Promise<LoadResult> {
+export function runLoad(
+  target: LoadTarget,
+  seconds: number,
+  defaultConnections: number,
+  warmup = false,
+  alone?: { ratePerSecond: number },
+): Promise<LoadResult> {
   const options: Record<string, unknown> = {
     url: target.url,
     method: target.method ?? 'GET',
@@ -46,9 +55,13 @@ export function runLoad(target: LoadTarget, seconds: number, defaultConnections:
     duration: seconds,
     connections: target.connections ?? defaultConnections,
     paths: target.paths,
+    // One request at a time, so none waits behind another (at saturation, latency is mostly that
+    // queue: connections / throughput), at a rate every route sustains.
+    alone,
   };
   if (target.pool) {
-    const pool = target.pool.splice(0, warmup ? Math.ceil(target.pool.length / 10) : target.pool.length);
+    const share = alone ? Math.min(target.pool.length, Math.ceil(alone.ratePerSecond * seconds)) : warmup ? Math.ceil(target.pool.length / 10) : target.pool.length;
+    const pool = target.pool.splice(0, share);
     if (!pool.length) throw new Error(`${target.name}: the request pool is spent`);
     options.pool = pool;
   }

@@ -1,4 +1,4 @@
-// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --rounds=1 --products=1000 --orders=10000 --place-carts=1500xrounds --scrypt-cost=N --db-pool=10 --profile=<dir>]`
+// `npm run bench [-- --duration=10 --connections=50 --only=<regex> --rounds=1 --products=1000 --orders=10000 --place-carts=1750xrounds --alone-rate=50 --alone-duration=5 --scrypt-cost=N --db-pool=10 --profile=<dir>]`
 // Boots the platform on the real Postgres and NATS (fresh databases, like the
 // tests), measures each route with autocannon from a separate process, and
 // prints req/s, p50, p99 and each route's ratio to two reference paths
@@ -9,6 +9,11 @@
 // `--rounds=N` measures the references and the routes N times in turn and
 // prints medians, each ratio taken within its round (the machine's drift
 // between a reference and a route measured minutes apart cancels out).
+// Each route is also measured alone (one connection, at most `--alone-rate`
+// requests a second): at 50 connections a response mostly waits behind the
+// others (p99 ~ connections / throughput), so the saturated p99 repeats the
+// throughput ratio; the alone p99 is the route's own time (its hops, its
+// statements, its pauses) against the reference's.
 // Below the table: the work behind one response of each route (gRPC calls,
 // SQL statements, NATS writes; work-counters.ts), where the time goes.
 import { createTestDatabase, createTestEvents, type TestDatabase } from '@storefront/testing';
@@ -30,6 +35,8 @@ const connections = Number(arg('connections', '50'));
 const only = new RegExp(arg('only', '.'));
 const profileDir = arg('profile', '');
 const rounds = Math.max(1, Number(arg('rounds', '1')) || 1);
+const aloneRate = Math.max(1, Number(arg('alone-rate', '50')) || 50);
+const aloneSeconds = Math.max(1, Number(arg('alone-duration', '5')) || 5);
 
 const ADMIN_PASSWORD = 'bench-admin-password';
 
@@ -62,7 +69,7 @@ async function main(): Promise<void> {
     const productIds = await seedCatalog(platform, caller, Number(arg('products', '1000')), databases.get('catalog')!.url);
     const quoteRequest = await seedFulfillment(platform, caller);
     await seedOrders(platform, databases.get('orders')!.url, caller.userId, Number(arg('orders', '10000')));
-    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', String(1500 * rounds))) : 0);
+    const scenarios = await prepareScenarios(platform.url, ADMIN_PASSWORD, productIds, only.test('checkout/place') ? Number(arg('place-carts', String((1500 + aloneRate * aloneSeconds) * rounds))) : 0);
     const fulfillmentAddress = platform.services.find((s) => s.name === 'fulfillment')!.address;
     const refs = await startReferences(databases.get('customers')!.url, scenarios.meBody, {
       fulfillmentAddress,
@@ -102,6 +109,8 @@ async function main(): Promise<void> {
         if (vacuumBetweenRoutes) for (const database of databases.values()) await vacuumAnalyze(database.url);
         if (target.pool) target.pool = pools.get(target)![round];
         await runLoad(target, Math.min(2, seconds), connections, true); // warm-up
+        const alone = await runLoad(target, aloneSeconds, connections, false, { ratePerSecond: aloneRate });
+        await settle(idleUsPerMs);
         work.take();
         const cpuBefore = process.cpuUsage();
         const wallBefore = performance.now();
@@ -110,8 +119,12 @@ async function main(): Promise<void> {
         const background = idleUsPerMs * (performance.now() - wallBefore);
         result.cpuPerRequestUs = Math.max(0, cpu.user + cpu.system - background) / Math.max(1, result.requests);
         result.work = describeWork(work.take(), result.requests);
+        result.aloneP50 = alone.p50;
+        result.aloneP99 = alone.p99;
+        result.errors += alone.errors;
+        result.non2xx += alone.non2xx;
         inRound.push(result);
-        const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU, process heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
+        const figures = `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms (alone ${alone.p99} ms), ${(result.cpuPerRequestUs ?? 0).toFixed(0)} us CPU, process heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`;
         process.stderr.write(`  measured ${target.name}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${figures}\n`);
       }
       results.push(inRound);
@@ -183,10 +196,12 @@ function print(rounds: LoadResult[][], writes: boolean[]): void {
   // cpu: server-process CPU per response (gateway + services, less the idle platform's background; not
   // Postgres, not the load generator), and the reference's figure over the route's: a throughput ratio that
   // holds up better than req/s on a machine shared with other work. `vs write`: ratio to the write reference.
-  // `p99 x ref`: the route's p99 over its reference's (gRPC+PG for reads, write for writes).
+  // `p99 x ref`: the route's p99 over its reference's (gRPC+PG for reads, write for writes), at 50
+  // connections; `alone`: p50 and p99 one request at a time, and that p99 over its reference's.
   console.log(
     `${pad('route', width)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}` +
-      `${'vs gRPC+PG'.padStart(11)}${'vs write'.padStart(10)}${'p99 x ref'.padStart(10)}${'cpu us'.padStart(9)}${'cpu vs ref'.padStart(11)}  errors`,
+      `${'vs gRPC+PG'.padStart(11)}${'vs write'.padStart(10)}${'p99 x ref'.padStart(10)}${'cpu us'.padStart(9)}${'cpu vs ref'.padStart(11)}` +
+      `${'alone p50'.padStart(10)}${'alone p99'.padStart(10)}${'x ref'.padStart(8)}  errors`,
   );
   first.forEach((route, i) => {
     const of = (f: (r: LoadResult, refs: LoadResult[]) => number) => median(rounds.map((round) => f(round[i], round)));
@@ -196,6 +211,8 @@ function print(rounds: LoadResult[][], writes: boolean[]): void {
         `${pct(of((r, [, , write]) => r.rps / write.rps), 10)}` +
         `${times(of((r, [, grpcPg, write]) => r.p99 / (writes[i] ? write : grpcPg).p99), 10)}` +
         `${num(of((r) => r.cpuPerRequestUs ?? 0))}${pct(of((r, [, grpcPg]) => (grpcPg.cpuPerRequestUs ?? 0) / (r.cpuPerRequestUs || 1)), 11)}` +
+        `${num(of((r) => r.aloneP50 ?? 0), 1).padStart(10)}${num(of((r) => r.aloneP99 ?? 0), 1).padStart(10)}` +
+        `${times(of((r, [, grpcPg, write]) => (r.aloneP99 ?? 0) / ((writes[i] ? write : grpcPg).aloneP99 || 1)), 8)}` +
         `  ${rounds.reduce((n, round) => n + round[i].errors + round[i].non2xx, 0)}`,
     );
   });
