@@ -50,16 +50,24 @@ export function bindClient<D extends ServiceDefinition>(channel: Channel, defini
     const call = (request: unknown, caller: CallerContext, options?: CallOptions) =>
       new Promise((resolve, reject) => {
         const deadline = Date.now() + (options?.deadlineMs ?? channel.deadlineMs);
-        channel.client.makeUnaryRequest(
-          method.path,
-          method.requestSerialize,
-          method.responseDeserialize,
-          request,
-          callerToMetadata(caller),
-          { deadline },
-          (err: ServiceError | null, response?: unknown) =>
-            err ? reject(fromServiceError(err, channel.name)) : resolve(response),
-        );
+        // grpc-js captures the caller's stack on every call (`new Error()`) only to append it to a failed
+        // call's message, which fromServiceError replaces; the capture was ~4 % of an add-to-cart's CPU.
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+          channel.client.makeUnaryRequest(
+            method.path,
+            method.requestSerialize,
+            method.responseDeserialize,
+            request,
+            callerToMetadata(caller),
+            { deadline },
+            (err: ServiceError | null, response?: unknown) =>
+              err ? reject(fromServiceError(err, channel.name)) : resolve(response),
+          );
+        } finally {
+          Error.stackTraceLimit = stackTraceLimit;
+        }
       });
     // Only with tracing on: the untraced call stays exactly as cheap as before.
     methods[key] = tracing ? tracedCall(tracing, method.path, channel.address, call) : call;
