@@ -20,6 +20,12 @@ export const CartConfigSchema = Type.Object({
   CHECKOUT_RECOVERY_AFTER_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   /** How often the recovery job looks for open sagas; 0 turns it off (it still runs once at start). */
   CHECKOUT_RECOVERY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
+  /**
+   * Whether placing an order requires the `terms` consent checkbox. Off by
+   * default, as in stores without a terms page: neither the spec nor the
+   * contract makes a consent mandatory, so API clients need not know the key.
+   */
+  CHECKOUT_TERMS_REQUIRED: Type.Boolean({ default: false }),
   /** Store settings (currency, pages) are cached this long; the update event evicts them sooner. */
   SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   /**

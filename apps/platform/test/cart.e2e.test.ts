@@ -348,7 +348,8 @@ describe('checkout state, update, states', () => {
     expect(res.body.place_order_label).toBe('Place order');
     expect(res.body.branding).toEqual({ logo_url: expect.any(String), store_name: expect.any(String), site_url: expect.any(String) });
     expect(res.body.checkout_fields.map((f: any) => f.key)).toEqual(expect.arrayContaining(['billing_email', 'billing_country', 'shipping_country']));
-    expect(res.body.consent_checkboxes[0]).toMatchObject({ id: 'terms', required: true });
+    // Not required by default (CHECKOUT_TERMS_REQUIRED): no placement in these tests sends it.
+    expect(res.body.consent_checkboxes[0]).toMatchObject({ id: 'terms', required: false });
     expect(Array.isArray(res.body.available_gateways)).toBe(true);
   });
 
@@ -357,6 +358,14 @@ describe('checkout state, update, states', () => {
     const bad = await guest.post('/shop/v1/checkout/update', { fields: { billing_email: 'not-an-email' } });
     expectError(bad, 422, 'shop_checkout_invalid_fields');
     expect(bad.body.data.fields).toHaveProperty('billing_email');
+    // A country the quote does not know: 422 on its field, and never stored (the cart still reads).
+    const country = await guest.post('/shop/v1/checkout/update', { fields: { billing_country: 'XX' } });
+    expectError(country, 422, 'shop_checkout_invalid_fields');
+    expect(country.body.data.fields).toHaveProperty('billing_country');
+    expect((await guest.get('/shop/v1/cart')).status).toBe(200);
+    expect((await guest.get('/shop/v1/checkout/state')).body.fields.billing_country).toBeUndefined();
+    // An Idempotency-Key no route here uses, even one gRPC metadata cannot carry, changes nothing.
+    expect((await guest.get('/shop/v1/cart', { headers: { 'idempotency-key': 'tab\there' } })).status).toBe(200);
     expectError(await guest.post('/shop/v1/checkout/update', {}), 400);
     expectError(await guest.post('/shop/v1/checkout/update', { fields: 'x' }), 400);
     const nothingMoved = await guest.post('/shop/v1/checkout/update', { fields: { order_comments: 'Leave at the door' } });

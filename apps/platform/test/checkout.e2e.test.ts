@@ -81,7 +81,12 @@ describe('POST /checkout/place', () => {
     expectError(await c.post('/shop/v1/checkout/place', { fields: US_ADDRESS }), 400);
     const missing = await c.post('/shop/v1/checkout/place', { fields: { billing_email: 'x@example.com' }, payment_method: 'cod' });
     expectError(missing, 422, 'shop_checkout_invalid_fields');
-    expect(Object.keys(missing.body.data.fields)).toEqual(expect.arrayContaining(['billing_first_name', 'terms']));
+    expect(Object.keys(missing.body.data.fields)).toEqual(expect.arrayContaining(['billing_first_name', 'billing_address_1']));
+    expect(missing.body.data.fields.terms).toBeUndefined();
+    // A country the quote does not know is a field error, not a shape error.
+    const unknownCountry = await place(c, { fields: { ...US_ADDRESS, billing_country: 'XX' } });
+    expectError(unknownCountry, 422, 'shop_checkout_invalid_fields');
+    expect(unknownCountry.body.data.fields).toHaveProperty('billing_country');
     expectError(await place(c, { payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
     expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
     expectError(await place(c, { payment_method: 'test_card', payment_payload: { card_number: 42 } }), 400);
@@ -107,6 +112,7 @@ describe('POST /checkout/place', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: 'success', requires_action: true, payment_status: 'requires_action' });
     expect(res.body.redirect).toContain('/shop/v1/test-card/authorize?intent_id=');
+    expect(res.body.redirect_url).toBe(res.body.redirect);
     // The cart waits for the action step; once the bank step approves, the paid order empties it.
     expect((await c.get('/shop/v1/cart')).body.item_count).toBe(1);
     const intentId = new URL(res.body.redirect).searchParams.get('intent_id');
@@ -214,7 +220,7 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
       { headers: { 'idempotency-key': 'pay-1' } },
     );
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ result: 'success', order_id: orderId, payment_status: 'paid' });
+    expect(paid.body).toMatchObject({ result: 'success', order_id: orderId, payment_status: 'paid', redirect_url: '' });
     const replay = await stranger.post(
       '/shop/v1/checkout/pay-order',
       { order_id: orderId, order_key: key, payment_method: 'test_card', payment_payload: GOOD },
@@ -229,6 +235,8 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
     expectError(await c.post('/shop/v1/checkout/payment-intent/cod', {}), 422, 'shop_checkout_intent_unsupported');
     expectError(await c.post('/shop/v1/checkout/payment-intent/nope', {}), 422);
+    // Rule 5 before rule 4: an empty cart does not hide that the gateway has no intents.
+    expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/cod', {}), 422, 'shop_checkout_intent_unsupported');
     expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/test_card', {}), 422, 'shop_cart_empty');
     const intent = await c.post('/shop/v1/checkout/payment-intent/test_card', {});
     expect(intent.status).toBe(200);
@@ -236,5 +244,44 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     expect(intent.body.order_id).toBeGreaterThan(0);
     expect((await c.get('/shop/v1/checkout/state')).body.order_id).toBe(intent.body.order_id);
     expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/test_card', { order_id: intent.body.order_id }), 404);
+  });
+
+  it('a declined placement of a cart with a draft order (payment intent) lets the retry place a new order', async () => {
+    const c = await shopper();
+    await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
+    const intent = await c.post('/shop/v1/checkout/payment-intent/test_card', {});
+    expect(intent.status).toBe(200);
+    const declined = await place(c, { payment_method: 'test_card', payment_payload: DECLINED });
+    expectError(declined, 402, 'shop_payment_declined');
+    expect(declined.body.data.order_id).toBe(intent.body.order_id);
+    expect((await c.get('/shop/v1/checkout/state')).body.order_id).toBe(0);
+    const paid = await place(c, { payment_method: 'test_card', payment_payload: GOOD });
+    expect(paid.status).toBe(200);
+    expect(paid.body.order_id).not.toBe(declined.body.data.order_id);
+  });
+
+  it("pay-order: a refused payload leaves the order payable; a payer by order key cannot use the owner's saved card", async () => {
+    const owner = new ShopClient(stack.url);
+    const email = `owner-${Date.now()}@example.com`;
+    expect((await owner.post('/shop/v1/auth/register', { email, password: 'owner-password-1' })).status).toBeLessThan(300);
+    await owner.login(email, 'owner-password-1');
+    const saved = await owner.post('/shop/v1/payment-methods', { payment_method: 'test_card', payment_payload: GOOD });
+    expect(saved.status).toBe(200);
+    const tokenId = saved.body.token.id;
+    expect((await owner.post('/shop/v1/cart/items', { price_id: price(mug), quantity: 1 })).status).toBe(200);
+    const declined = await place(owner, { payment_method: 'test_card', payment_payload: DECLINED });
+    const orderId = declined.body.data.order_id;
+    const key = (await admin.get(`/shop/v1/order/${orderId}`)).body.order_key;
+    const stranger = new ShopClient(stack.url);
+    const bad = await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'test_card', payment_payload: { card_number: 42 } });
+    expectError(bad, 400);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body.status).toBe('failed');
+    const foreign = await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'test_card', payment_payload: { token_id: tokenId } });
+    expectError(foreign, 404, 'shop_payment_methods_invalid_token');
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body.status).toBe('failed');
+    // The owner's own saved card pays it.
+    const own = await owner.post('/shop/v1/checkout/pay-order', { order_id: orderId, payment_method: 'test_card', payment_payload: { token_id: tokenId } });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ order_id: orderId, payment_status: 'paid' });
   });
 });

@@ -343,6 +343,7 @@ describe('saved payment methods', () => {
     expectError(await bob.delete(`/shop/v1/me/payment-methods/${first.body.token.id}`), 404, 'shop_payment_methods_invalid_token');
     expectError(await bob.post(`/shop/v1/me/payment-methods/${first.body.token.id}/default`), 404, 'shop_payment_methods_invalid_token');
     expectError(await alice.delete('/shop/v1/payment-methods/999999'), 404, 'shop_payment_methods_invalid_token');
+    expectError(await alice.delete('/shop/v1/payment-methods/9999999999'), 404, 'shop_payment_methods_invalid_token');
     expectError(await alice.delete('/shop/v1/payment-methods/abc'), 404, 'shop_payment_methods_invalid_token');
 
     expect((await alice.delete(`/shop/v1/payment-methods/${first.body.token.id}`)).body).toEqual({ deleted: true, token_id: first.body.token.id });

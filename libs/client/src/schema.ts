@@ -2742,6 +2742,8 @@ export interface components {
             payment_status: string;
             /** @description Where the customer goes next (order received page, or the action step). */
             redirect: string;
+            /** @description The action step's URL when `requires_action` (e.g. test_card's authorize page); otherwise empty. */
+            redirect_url: string;
             requires_action: boolean;
             /** @description success */
             result: string;

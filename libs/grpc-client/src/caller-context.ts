@@ -36,6 +36,8 @@ const KEYS = {
   traceparent: 'traceparent',
 } as const;
 
+const PRINTABLE_KEY = /^[\x20-\x7e]{1,255}$/;
+
 export function callerToMetadata(caller: CallerContext, metadata = new Metadata()): Metadata {
   metadata.set(KEYS.userId, String(caller.userId));
   if (caller.login) metadata.set(KEYS.login, encodeURIComponent(caller.login));
@@ -43,7 +45,9 @@ export function callerToMetadata(caller: CallerContext, metadata = new Metadata(
   if (caller.capabilities.length) metadata.set(KEYS.capabilities, caller.capabilities.join(','));
   if (caller.requestId) metadata.set(KEYS.requestId, caller.requestId);
   if (caller.sessionId) metadata.set(KEYS.sessionId, caller.sessionId);
-  if (caller.idempotencyKey) metadata.set(KEYS.idempotencyKey, caller.idempotencyKey);
+  // Only a key the contract allows travels (the keyed routes refuse others with a 400 first): gRPC
+  // metadata throws on anything but printable ASCII, which would turn a stray header into a 500.
+  if (caller.idempotencyKey && PRINTABLE_KEY.test(caller.idempotencyKey)) metadata.set(KEYS.idempotencyKey, caller.idempotencyKey);
   if (caller.clientIp) metadata.set(KEYS.clientIp, caller.clientIp);
   if (caller.traceparent) metadata.set(KEYS.traceparent, caller.traceparent);
   return metadata;

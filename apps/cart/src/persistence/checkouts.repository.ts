@@ -94,7 +94,8 @@ export async function recordStep(
 /**
  * Closes a saga with its outcome and, in the same statement, its cart:
  * `clear` empties it unless it changed since the checkout began (its
- * revision moved); `bump` gives it a new revision.
+ * revision moved); `bump` gives it a new revision (and lets go of the draft
+ * order the failed attempt used).
  */
 export async function finishCheckout(
   reader: Reader,
@@ -102,7 +103,7 @@ export async function finishCheckout(
   status: CheckoutStatus,
   outcome: Record<string, unknown>,
   now: Date,
-  cart?: { id: string; revision: number; change: 'clear' | 'bump' },
+  cart?: { id: string; revision: number; change: 'clear' | 'bump'; orderId: number },
 ): Promise<void> {
   const ctes = [
     `saga as (update ${T.checkouts} set status = ?, step = 'done', outcome = ?::jsonb, locked_until = null, updated_at = ? where id = ? returning id)`,
@@ -115,8 +116,10 @@ export async function finishCheckout(
     params.push(now, cart.id, cart.revision);
     main = `delete from "cart"."cart_lines" where cart_id in (select id from emptied)`;
   } else if (cart?.change === 'bump') {
-    main = `update "cart"."carts" set updated_at = ?, revision = revision + 1 where id = ?`;
-    params.push(now, cart.id);
+    // A draft order (payment intent) this attempt promoted and failed is no longer the cart's draft.
+    main = `update "cart"."carts" set updated_at = ?, revision = revision + 1,
+      draft_order_id = case when draft_order_id = ? then 0 else draft_order_id end where id = ?`;
+    params.push(now, cart.orderId, cart.id);
   }
   await reader.query(`with ${ctes.join(', ')} ${main}`, params);
 }

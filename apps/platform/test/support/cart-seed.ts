@@ -32,5 +32,4 @@ export const US_ADDRESS = {
   billing_postcode: '62701',
   billing_country: 'US',
   billing_email: 'ada@example.com',
-  terms: true,
 };

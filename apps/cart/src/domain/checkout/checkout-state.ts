@@ -7,7 +7,7 @@ import type { GatewayInfo } from '../ports';
 import type { CartPricer } from '../pricing/cart-pricer';
 import { totalsKey, type Snapshot } from '../pricing/snapshot';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
-import { checkoutFields, CONSENT_CHECKBOXES, fieldErrors, fieldShapeProblems, fieldValueProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
+import { checkoutFields, consentCheckboxes, fieldErrors, fieldShapeProblems, fieldValueProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
 
 export interface CheckoutStateView {
   snapshot: Snapshot;
@@ -40,10 +40,10 @@ export class CheckoutStates {
         gateways,
         orderId: cart.draftOrderId,
         fields: cart.fields,
-        definitions: checkoutFields(snapshot.needsShipping),
+        definitions: checkoutFields(snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED),
         branding: { logoUrl: settings.logoUrl, storeName: settings.storeName, siteUrl: settings.siteUrl },
         placeOrderLabel: settings.placeOrderLabel || 'Place order',
-        consents: CONSENT_CHECKBOXES.map((c) => ({ ...c, checked: truthy(cart.fields[c.id]) })),
+        consents: consentCheckboxes(this.deps.config.CHECKOUT_TERMS_REQUIRED).map((c) => ({ ...c, checked: truthy(cart.fields[c.id]) })),
       },
     };
   }
@@ -94,8 +94,11 @@ export class CheckoutStates {
       if (v === '') delete fields[k];
       else fields[k] = v;
     }
+    // Priced before they are stored: values the quote refuses (an unknown country) are a 422, never saved.
+    const priced = await this.pricer.price(cart, actor, { lookups, fields });
     const saved = await this.carts.write(cart.id, async () => ({ fields }));
-    const snapshot = await this.pricer.price(saved, actor, { lookups });
+    const unchanged = JSON.stringify([saved.lines, saved.coupons]) === JSON.stringify([cart.lines, cart.coupons]);
+    const snapshot = unchanged ? priced : await this.pricer.price(saved, actor, { lookups });
     return { refresh: totalsKey(before) !== totalsKey(snapshot), snapshot, session, fields: saved.fields };
   }
 }

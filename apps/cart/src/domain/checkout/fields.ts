@@ -23,8 +23,16 @@ const ADDRESS: Array<[string, string, FieldDefinition['type'], boolean, string]>
   ['postcode', 'Postcode / ZIP', 'text', true, 'postal-code'],
 ];
 
-/** The checkout form: billing, shipping (when the cart ships), notes and consent. */
-export function checkoutFields(needsShipping: boolean): FieldDefinition[] {
+const TERMS_LABEL = 'I have read and agree to the website terms and conditions';
+
+/**
+ * The checkout form: billing, shipping (when the cart ships), notes and
+ * consent. Shipping fields stay optional (a partial shipping address falls
+ * back field by field to what the quote and the order need; clients that send
+ * only a shipping country to see rates must not be refused); the terms
+ * consent is required when the store says so (CHECKOUT_TERMS_REQUIRED).
+ */
+export function checkoutFields(needsShipping: boolean, termsRequired: boolean): FieldDefinition[] {
   const address = (group: 'billing' | 'shipping', required: boolean) =>
     ADDRESS.map(([name, label, type, req, autocomplete], i) => ({
       key: `${group}_${name}`,
@@ -41,7 +49,7 @@ export function checkoutFields(needsShipping: boolean): FieldDefinition[] {
     { key: 'billing_email', label: 'Email address', type: 'email', required: true, group: 'billing', priority: 110, autocomplete: 'billing email' },
     ...(needsShipping ? address('shipping', false) : []),
     { key: 'order_comments', label: 'Order notes', type: 'textarea', required: false, group: 'order', priority: 10, autocomplete: 'off' },
-    { key: 'terms', label: 'I have read and agree to the website terms and conditions', type: 'checkbox', required: true, group: 'consent', priority: 10, autocomplete: 'off' },
+    { key: 'terms', label: TERMS_LABEL, type: 'checkbox', required: termsRequired, group: 'consent', priority: 10, autocomplete: 'off' },
   ];
 }
 
@@ -51,10 +59,12 @@ export interface ConsentCheckbox {
   required: boolean;
 }
 
-export const CONSENT_CHECKBOXES: ConsentCheckbox[] = [
-  { id: 'terms', label: 'I have read and agree to the website terms and conditions', required: true },
-  { id: 'marketing_opt_in', label: 'Send me news and offers by email', required: false },
-];
+export function consentCheckboxes(termsRequired: boolean): ConsentCheckbox[] {
+  return [
+    { id: 'terms', label: TERMS_LABEL, required: termsRequired },
+    { id: 'marketing_opt_in', label: 'Send me news and offers by email', required: false },
+  ];
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const KEY = /^[a-z0-9_]{1,64}$/;
@@ -89,10 +99,10 @@ export function fieldValueProblems(fields: Record<string, string>, only?: string
 }
 
 /** Everything placing an order needs (422 naming each missing or bad field). */
-export function requiredProblems(fields: Record<string, string>, needsShipping: boolean): Record<string, string> {
+export function requiredProblems(fields: Record<string, string>, needsShipping: boolean, termsRequired: boolean): Record<string, string> {
   const problems: Record<string, string> = fieldValueProblems(fields);
   const shipToOther = Boolean(fields.shipping_address_1 || fields.shipping_country);
-  for (const def of checkoutFields(needsShipping && shipToOther)) {
+  for (const def of checkoutFields(needsShipping && shipToOther, termsRequired)) {
     if (!def.required || problems[def.key]) continue;
     const v = fields[def.key];
     if (def.type === 'checkbox' ? !truthy(v) : !v || !v.trim()) problems[def.key] = `${def.label} is a required field.`;

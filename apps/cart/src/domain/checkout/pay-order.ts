@@ -6,10 +6,12 @@ import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
 import type { OrderView } from '../ports';
 import type { CartPricer } from '../pricing/cart-pricer';
+import type { Snapshot } from '../pricing/snapshot';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
 import type { Carts } from '../cart/carts';
 import type { CheckoutRecord, PaymentResultView } from './checkout-record';
 import type { CheckoutStates } from './checkout-state';
+import { fieldErrors, fieldShapeProblems, fieldValueProblems } from './fields';
 import { orderPlan } from './order-plan';
 import { requireCheckoutServices, unwrap, type PlaceOrder } from './place-order';
 import type { CheckoutSaga } from './saga';
@@ -84,7 +86,9 @@ export class OrderPayments {
         amount: order.total,
         currency: order.currency,
         email: order.billingEmail,
-        customerId: order.customerId,
+        // The payer, who may not be the owner (an order key, pay_for_order): saved cards are looked up,
+        // and a new one saved, for whoever pays, never the owner's for someone else.
+        customerId: actor.userId,
         gatewayTitle: gateway.title,
         hasSubscription: order.hasSubscription,
         stockLines: [],
@@ -107,6 +111,15 @@ export class OrderPayments {
     return { result: unwrap(await this.saga.payExisting(checkout, actor, input.payloadJson)), replayed: false };
   }
 
+  /** The gateway of a payment intent: available for this cart (422 invalid gateway) and able to build intents (rule 5). */
+  private async intentGateway(actor: Actor, snapshot: Snapshot, gatewayId: string) {
+    const gateways = await this.states.availableGateways(actor, snapshot);
+    const gateway = gateways.find((g) => g.id === gatewayId);
+    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${gatewayId}" is not an available payment method.`);
+    if (!gateway.supportsIntents) throw unprocessable('shop_checkout_intent_unsupported', `"${gateway.id}" does not support payment intents.`);
+    return gateway;
+  }
+
   async intent(
     actor: Actor,
     token: string,
@@ -117,21 +130,27 @@ export class OrderPayments {
       // The order's totals are authoritative; no cart sync.
       const order = await this.payableOrder(actor, input.orderId, input.orderKey);
       const intent = await this.deps.payments!.createIntent(
-        { gatewayId: input.gatewayId, orderId: order.id, amount: order.total, currency: order.currency, customerId: order.customerId, returnUrl: '' },
+        { gatewayId: input.gatewayId, orderId: order.id, amount: order.total, currency: order.currency, customerId: actor.userId, returnUrl: '' },
         actor,
       );
       return { ...intent, orderId: order.id, session: { token: '', clear: false } };
     }
+    const shape = fieldShapeProblems(input.fields);
+    if (Object.keys(shape).length) throw invalidParams(shape);
+    const values = fieldValueProblems(input.fields);
+    if (Object.keys(values).length) throw fieldErrors(values);
     const { cart, session } = await this.sessions.resolve(actor, token, false);
-    if (!cart.lines.length) throw unprocessable('shop_cart_empty', 'Your cart is empty.');
+    if (!cart.lines.length) {
+      // Rule 5 before rule 4: a gateway without intent support is refused whatever the cart holds.
+      await this.intentGateway(actor, await this.pricer.price(cart, actor), input.gatewayId);
+      throw unprocessable('shop_cart_empty', 'Your cart is empty.');
+    }
+    // Priced with the pushed values before they are stored (a refused country is a 422, never saved).
+    const snapshot = await this.pricer.price(cart, actor, { fields: { ...cart.fields, ...input.fields } });
+    const gateway = await this.intentGateway(actor, snapshot, input.gatewayId);
     const saved = Object.keys(input.fields).length
       ? await this.carts.write(cart.id, async (_em, locked) => ({ fields: { ...locked.fields, ...input.fields } }))
       : cart;
-    const snapshot = await this.pricer.price(saved, actor);
-    const gateways = await this.states.availableGateways(actor, snapshot);
-    const gateway = gateways.find((g) => g.id === input.gatewayId);
-    if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.gatewayId}" is not an available payment method.`);
-    if (!gateway.supportsIntents) throw unprocessable('shop_checkout_intent_unsupported', `"${gateway.id}" does not support payment intents.`);
     // The cart is snapshotted onto a draft order (one per cart revision; promoted when placed).
     const plan = orderPlan({
       snapshot,

@@ -131,7 +131,7 @@ export class PlaceOrder {
     if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
       throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
     }
-    const problems = requiredProblems(fields, snapshot.needsShipping);
+    const problems = requiredProblems(fields, snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED);
     if (Object.keys(problems).length) throw fieldErrors(problems);
     for (const l of snapshot.lines) assertStock(l, l.quantity);
     const gateways = await this.states.availableGateways(actor, snapshot);

@@ -36,7 +36,7 @@ export class CheckoutSaga {
    */
   private async finish(c: CheckoutRecord, outcome: SagaResult, cartChange: 'clear' | 'bump' | 'none'): Promise<SagaResult> {
     const status = 'error' in outcome ? 'failed' : outcome.result.requiresAction ? 'action' : 'succeeded';
-    const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange } : undefined;
+    const cart = c.cartId && cartChange !== 'none' ? { id: c.cartId, revision: c.cartRevision, change: cartChange, orderId: c.orderId } : undefined;
     await finishCheckout(this.deps.db.reader, c.id, status, outcome as Record<string, unknown>, this.deps.now(), cart);
     c.status = status;
     c.outcome = outcome;
@@ -111,6 +111,9 @@ export class CheckoutSaga {
       );
     } catch (err) {
       if (DomainError.is(err) && UNDECIDED.has(err.code)) return this.keepPending(c, err);
+      // pay-order: payments refused the request before any charge (a bad payload, someone else's
+      // token, the rate limit); the order stays as it was, payable again.
+      if (c.kind === 'pay' && DomainError.is(err) && err.status < 500) return this.finish(c, { error: storedError(err) }, 'none');
       return this.compensateAndFail(c, actor, err);
     }
     plan.payment = {

@@ -4,7 +4,7 @@ import type { CartRecord, LineRecord } from '../../persistence/cart-record';
 import { couponProblem } from '../coupons/coupon-rules';
 import type { CartDeps } from '../deps';
 import type { CouponHolder, CouponRecord, LookupResult, PurchasableRef, QuoteInput, QuoteResult, StoreSettingsView } from '../ports';
-import { destinationOf } from './destination';
+import { destinationFieldError, destinationOf } from './destination';
 import { computeDiscounts } from './discounts';
 import type { PricedLine, Snapshot } from './snapshot';
 import { SnapshotCache } from './snapshot-cache';
@@ -111,7 +111,9 @@ export class CartPricer {
         chosenRateId: fields.shipping_method ?? '',
       },
       options.memoQuote === true,
-    );
+    ).catch((err: unknown) => {
+      throw destinationFieldError(err, fields) ?? err;
+    });
     for (const l of lines) l.tax = toMinor(quote.lineTaxes.get(l.itemKey) ?? '0', decimals);
     const discount = lines.reduce((a, l) => a + l.discount, 0);
     const total = toMinor(quote.totals.total, decimals);

@@ -87,6 +87,7 @@ export const PaymentResultSchema = Type.Object(
   {
     result: Type.String({ description: 'success' }),
     redirect: Type.String({ description: 'Where the customer goes next (order received page, or the action step).' }),
+    redirect_url: Type.String({ description: "The action step's URL when `requires_action` (e.g. test_card's authorize page); otherwise empty." }),
     order_id: Type.Integer(),
     order_key: Type.String(),
     status: Type.String({ description: 'Order status after the payment.' }),
@@ -108,6 +109,7 @@ export function paymentResultResource(r: cart.PaymentResult | undefined) {
   return {
     result: r?.result ?? 'success',
     redirect: r?.redirect ?? '',
+    redirect_url: r?.requiresAction ? r.redirect : '',
     order_id: r?.orderId ?? 0,
     order_key: r?.orderKey ?? '',
     status: r?.status ?? '',

@@ -41,9 +41,12 @@ const Defaulted = Type.Object({ default: Type.Boolean(), token_id: Type.Integer(
 
 const tags = ['payments'];
 
-/** Path ids that are not token ids read as "no such token" (404), never as a 400. */
+const MAX_TOKEN_ID = 2 ** 31 - 1;
+
+/** Path ids that are not token ids (not digits, or beyond the id column's range) read as "no such token" (404), never as a 400. */
 function tokenIdOf(raw: string): number {
-  return /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+  return id <= MAX_TOKEN_ID ? id : 0;
 }
 
 /** `payment-methods/*` (spec 4.12) and `me/payment-methods/*` (spec 4.9). */
