@@ -183,6 +183,15 @@ describe('/cart routes', () => {
     expect(removed.body.snapshot.items.map((i: { product_id: number }) => i.product_id)).toEqual([book.id]);
   });
 
+  it('a cart of more lines than one catalog lookup holds (100) reads and prices', async () => {
+    const products = await Promise.all(Array.from({ length: 101 }, (_, i) => seed.simpleProduct({ title: `Bulk ${i}`, amount: '1.00' })));
+    const guest = await guestWith(products.map((p) => [p, 1] as [catalog.Product, number]));
+    const res = await guest.get('/shop/v1/cart');
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(101);
+    expect(res.body.item_count).toBe(101);
+  }, 60_000);
+
   it('a quantity above managed stock is a clear 422', async () => {
     const guest = new ShopClient(stack.url);
     const res = await guest.post('/shop/v1/cart/items', { price_id: price(mug), quantity: 11 });
@@ -304,6 +313,7 @@ describe('coupons: /checkout/coupon/apply and /remove', () => {
     const apply = (coupon_code: string) => guest.post('/shop/v1/checkout/coupon/apply', { coupon_code });
     expectError(await apply(''), 422, 'shop_coupon_empty');
     expectError(await apply('   '), 422, 'shop_coupon_empty');
+    expectError(await apply('x'.repeat(300)), 422, 'shop_coupon_invalid');
     const cases: Array<[string, RegExp]> = [
       ['nosuch', /does not exist/],
       ['OLD', /expired/],

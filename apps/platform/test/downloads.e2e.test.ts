@@ -200,6 +200,8 @@ describe('download permissions from a paid order', () => {
     const sign = (body: unknown) => buyer.client.post(`/shop/v1/me/downloads/${id}/sign`, body);
     expect((await sign({ expires_in: -1 })).body.expires_in).toBe(30);
     expect((await sign({ expires_in: 1_000_000_000 })).body.expires_in).toBe(3600);
+    expect((await sign({ expires_in: 10_000_000_000_000 })).body.expires_in).toBe(3600);
+    expect((await sign({ expires_in: -3_000_000_000 })).body.expires_in).toBe(30);
     expect((await sign({ expires_in: 900 })).body.expires_in).toBe(900);
     expectError(await sign({ expires_in: 'soon' }), 400, 'rest_invalid_param');
     expectError(await sign({ expires_in: 1.5 }), 400, 'rest_invalid_param');

@@ -34,6 +34,12 @@ describe('HTTP conventions of reads', () => {
     const guestList = await guest.get('/shop/v1/shop_product');
     expect(guestList.headers.get('cache-control')).toBe('public, no-cache');
     expect((await admin.get('/platform/v1/nonce')).headers.get('cache-control')).toBe('no-store');
+    // A guest's cart is theirs (named by a session header a shared cache does not see unless told).
+    const guestCart = await guest.get('/shop/v1/cart', { headers: { 'x-shop-session': 'not-a-session' } });
+    expect(guestCart.status).toBe(200);
+    expect(guestCart.headers.get('cache-control')).toMatch(/^(private, no-cache|no-store)$/);
+    expect(guestCart.headers.get('cache-control')).not.toMatch(/public/);
+    expect(guestCart.headers.get('vary')).toMatch(/X-Shop-Session/);
   });
 
   it('reads served from the response cache (stored bytes) keep _fields, If-None-Match and compression', async () => {

@@ -166,6 +166,12 @@ describe('POST /order', () => {
     const unknownProduct = await admin.post(ORDERS, { line_items: [{ product_id: 987654, quantity: 1 }] });
     expectError(unknownProduct, 422, 'shop_order_invalid_product');
     expectError(await admin.post(ORDERS, { id: 5 }), 400, 'shop_rest_order_exists');
+    // Amounts beyond what an order can hold exactly (a million of the dearest price), and a name as long as catalog allows.
+    const dear = await catalogAdmin.simpleProduct({ title: 'D'.repeat(1000), amount: '999999999999.99', shippingRequired: false });
+    expectError(await admin.post(ORDERS, { line_items: [{ price_id: dear.prices[0].id, quantity: 1_000_000 }] }), 422, 'shop_order_invalid_line_item');
+    const longName = await admin.post(ORDERS, { billing: US, line_items: [{ price_id: dear.prices[0].id, quantity: 1 }] });
+    expect(longName.status).toBe(201);
+    expect(longName.body.line_items[0].name).toHaveLength(1000);
     expectInvalid(await admin.post(ORDERS, { currency: 'usd' }), 'currency');
     for (const body of [
       { customer_note: 'a\u0000b' },
@@ -226,6 +232,9 @@ describe('GET /order', () => {
     const both = await admin.get(`${ORDERS}?status=on_hold,pending_payment&per_page=100`);
     expect(both.body.every((o: any) => ['on_hold', 'pending_payment'].includes(o.status))).toBe(true);
     expect(both.body.length).toBeGreaterThan(held.body.length);
+    const idsOf = (res: { body: Array<{ id: number }> }) => res.body.map((o) => o.id);
+    expect(idsOf(await admin.get(`${ORDERS}?status[]=on_hold&status[]=pending_payment&per_page=100`))).toEqual(idsOf(both));
+    expect(idsOf(await admin.get(`${ORDERS}?status=on_hold&status=pending_payment&per_page=100`))).toEqual(idsOf(both));
 
     const mine = await admin.get(`${ORDERS}?customer=${customerId}&per_page=100`);
     expect(mine.body.length).toBeGreaterThan(0);

@@ -5425,7 +5425,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Case-insensitive. */
+                    /** @description Case-insensitive. A code no coupon can have (over 200 characters) is 422 shop_coupon_invalid. */
                     coupon_code: string;
                     /** @description Cart session token of a cross-origin client. */
                     session_id?: string;
@@ -9117,8 +9117,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (values over 100 are capped). */
                 per_page?: number;
-                /** @description Comma-separated statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed). */
-                status?: string;
+                /** @description Statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed): comma-separated or repeated. */
+                status?: string[];
             };
             header?: never;
             path?: never;
@@ -10227,8 +10227,8 @@ export interface operations {
                 per_page?: number;
                 /** @description Matches the order id, billing email, first or last name. */
                 search?: string;
-                /** @description Comma-separated statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed). */
-                status?: string;
+                /** @description Statuses (checkout_draft, pending_payment, processing, on_hold, completed, cancelled, refunded, failed): comma-separated or repeated. */
+                status?: string[];
             };
             header?: never;
             path?: never;

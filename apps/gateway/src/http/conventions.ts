@@ -8,6 +8,8 @@ const COMPRESS_THRESHOLD_BYTES = 2048;
 const API = /^\/(shop|platform)\/v1(\/|\?|$)/;
 /** Reads whose answer is personal or single-use: never stored. */
 const NO_STORE = /^\/platform\/v1\/nonce(\?|$)/;
+/** A guest's own cart and checkout (named by a cookie, `X-Shop-Session` or `session_id`): never in a shared cache. */
+const SESSION_SCOPED = /^\/shop\/v1\/(cart|checkout|mini-cart)(\/|\?|$)/;
 
 /**
  * HTTP conventions of every read, in one place:
@@ -16,7 +18,8 @@ const NO_STORE = /^\/platform\/v1\/nonce(\?|$)/;
  * - every cacheable GET (200, JSON) gets an `ETag` (the service's own when it
  *   set one, else a hash of the body) and `If-None-Match` answers 304;
  * - `Cache-Control` and `Vary`: guests' reads `public, no-cache` (stored, revalidated
- *   with the ETag), signed-in reads `private, no-cache`, the nonce `no-store`;
+ *   with the ETag), signed-in reads and carts and checkouts (a guest's own, by
+ *   session) `private, no-cache`, the nonce `no-store`;
  * - gzip/deflate for bodies over 2 KiB (regions, lists, the OpenAPI document).
  */
 export async function installHttpConventions(app: FastifyInstance): Promise<void> {
@@ -28,13 +31,13 @@ export async function installHttpConventions(app: FastifyInstance): Promise<void
     const fields = fieldsOf(request);
     // A JSON body comes as text, or as bytes from the response cache.
     if (fields && isText(body) && body.length) body = JSON.stringify(filterFields(JSON.parse(String(body)), fields));
-    reply.header('Vary', 'Accept-Encoding, Cookie, Authorization, X-Platform-Nonce');
+    reply.header('Vary', 'Accept-Encoding, Cookie, Authorization, X-Platform-Nonce, X-Shop-Session');
     if (NO_STORE.test(request.url) || reply.getHeader('set-cookie')) {
       reply.header('Cache-Control', 'no-store');
       return done(null, body);
     }
-    const signedIn = request.caller?.userId > 0;
-    reply.header('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
+    const personal = request.caller?.userId > 0 || SESSION_SCOPED.test(request.url);
+    reply.header('Cache-Control', personal ? 'private, no-cache' : 'public, no-cache');
     if (!isText(body)) return done(null, body);
     const etag = etagOf(reply, body, fields);
     reply.header('ETag', etag);

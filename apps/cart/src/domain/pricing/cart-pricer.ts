@@ -11,6 +11,9 @@ import { SnapshotCache } from './snapshot-cache';
 
 export type Lookups = Map<string, LookupResult>;
 
+/** Lines per catalog lookup (catalog's own limit per call). */
+const LOOKUP_BATCH = 100;
+
 export const refKey = (r: { priceId: number; productId?: number; variationId: number }) => `${r.priceId}:${r.variationId}`;
 
 export interface PriceOptions {
@@ -64,7 +67,10 @@ export class CartPricer {
     const missing = refs.filter((r) => !known.has(refKey(r)));
     if (!missing.length) return known;
     const unique = [...new Map(missing.map((r) => [refKey(r), r])).values()];
-    const results = await this.deps.catalog.purchasables(unique);
+    // Catalog answers at most LOOKUP_BATCH lines a call; a larger cart (a guest cart merged at login) takes several.
+    const batches: PurchasableRef[][] = [];
+    for (let i = 0; i < unique.length; i += LOOKUP_BATCH) batches.push(unique.slice(i, i + LOOKUP_BATCH));
+    const results = (await Promise.all(batches.map((batch) => this.deps.catalog.purchasables(batch)))).flat();
     const out = new Map(known);
     unique.forEach((r, i) => out.set(refKey(r), results[i]));
     return out;

@@ -51,7 +51,7 @@ const IntentBody = Type.Optional(
   ),
 );
 const CouponBody = Type.Object(
-  { coupon_code: Type.String({ maxLength: 200, description: 'Case-insensitive.' }), session_id: SessionId },
+  { coupon_code: Type.String({ maxLength: 1000, description: 'Case-insensitive. A code no coupon can have (over 200 characters) is 422 shop_coupon_invalid.' }), session_id: SessionId },
   { additionalProperties: false },
 );
 const RemoveCouponBody = Type.Object(
@@ -131,11 +131,17 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
         const r = await checkout.updateCheckout({ session: cartSession(request), fields: fieldStrings(request.body.fields) }, request.caller);
         applySession(request, reply, r.session);
         const referer = request.headers.referer ?? '';
+        const mode = /\/cart(\/|$)/.test(referer) ? 'cart' : 'checkout';
+        // The update does not list gateways: its fragments leave the payment block out (refresh-fragments has it).
+        const { 'shop-checkout-payment': _payment, ...fragments } = fragmentsResource(
+          { snapshot: r.snapshot, availableGateways: [], orderId: 0, checkoutFields: [], placeOrderLabel: '', consentCheckboxes: [], fields: r.fields },
+          mode,
+        );
         return {
           refresh: r.refresh,
           result: 'success',
           reload: false,
-          fragments: fragmentsResource({ snapshot: r.snapshot, availableGateways: [], orderId: 0, checkoutFields: [], placeOrderLabel: '', consentCheckboxes: [], fields: r.fields }, /\/cart(\/|$)/.test(referer) ? 'cart' : 'checkout'),
+          fragments,
           totals: totalsResource(r.snapshot?.totals),
           shipping_rates: shippingRatesResource(r.snapshot),
           chosen_shipping_method: r.snapshot?.chosenShippingMethod ?? '',

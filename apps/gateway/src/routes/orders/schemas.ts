@@ -66,15 +66,16 @@ export const UpdateItemBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const StatusList = Type.String({
-  maxLength: 400,
-  description: `Comma-separated statuses (${ORDER_STATUSES.join(', ')}).`,
+/** `status=a,b`, `status[]=a&status[]=b` or `status=a&status=b` (the validation hook makes each a list). */
+export const StatusList = Type.Array(Type.String({ maxLength: 400 }), {
+  maxItems: 20,
+  description: `Statuses (${ORDER_STATUSES.join(', ')}): comma-separated or repeated.`,
 });
 
-/** `status=a,b` -> ['a', 'b']; an unknown name is 400 rest_invalid_param. */
-export function parseStatuses(value: string | undefined): string[] {
+/** ['a', 'b,c'] -> ['a', 'b', 'c']; an unknown name is 400 rest_invalid_param. */
+export function parseStatuses(value: string[] | string | undefined): string[] {
   if (!value) return [];
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = ([] as string[]).concat(value).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   const bad = names.filter((n) => !(ORDER_STATUSES as readonly string[]).includes(n));
   if (bad.length) throw invalidParams({ status: `Unknown status: ${bad.join(', ')}. One of ${ORDER_STATUSES.join(', ')}.` });
   return names;

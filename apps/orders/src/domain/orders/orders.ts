@@ -54,7 +54,7 @@ import type {
   StatusChange,
 } from './order-types';
 import { emptyAddress } from './order-types';
-import { parseMeta, Pricing } from './pricing';
+import { lineSubtotal, parseMeta, Pricing } from './pricing';
 
 /** What the checkout (cart's saga) sends to create an order; amounts are decimal strings. */
 export interface CheckoutOrderInput {
@@ -607,8 +607,10 @@ export class Orders {
       lines.map((l) => {
         if (l.id !== itemId) return l;
         const quantity = change.quantity ?? l.quantity;
-        const subtotal = l.price * quantity;
-        return { ...l, quantity, subtotal, total: subtotal - l.discount, metaData: meta ?? l.metaData };
+        const subtotal = lineSubtotal(l.price, quantity, `order_item ${itemId}`);
+        // The line's discount follows its quantity (3 x 10 less 15 becomes 1 x 10 less 5, never below zero).
+        const discount = Math.min(subtotal, Math.round((l.discount * quantity) / Math.max(1, l.quantity)));
+        return { ...l, quantity, subtotal, discount, total: subtotal - discount, metaData: meta ?? l.metaData };
       }),
     );
   }

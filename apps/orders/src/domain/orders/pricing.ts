@@ -7,6 +7,22 @@ import type { Address, LineInput, LineItem, OrderContent } from './order-types';
 type PricedLine = Omit<LineItem, 'id'> & { id?: number };
 
 /**
+ * The largest line or order amount accepted, in minor units: sums of lines
+ * stay exact integers in JavaScript (2^53) and far inside bigint columns. A
+ * million units of the dearest catalog price would not.
+ */
+const MAX_AMOUNT_MINOR = 10 ** 15;
+
+/** A line's subtotal (unit amount x quantity); 422 when it is beyond what an order can hold. */
+export function lineSubtotal(unitAmount: number, quantity: number, what: string): number {
+  const subtotal = unitAmount * quantity;
+  if (!Number.isSafeInteger(subtotal) || subtotal > MAX_AMOUNT_MINOR) {
+    throw unprocessable('shop_order_invalid_line_item', `${what}: the line's amount is too large.`);
+  }
+  return subtotal;
+}
+
+/**
  * Prices admin-entered lines with the catalog (by price_id, or product_id's
  * default price) and totals an order with the fulfillment quote engine:
  * total = subtotal - discount + shipping + tax, in minor units, to the cent.
@@ -39,7 +55,7 @@ export class Pricing {
       if (p.currency && p.currency !== currency) {
         throw unprocessable('shop_order_currency_mismatch', `line_items[${i}]: priced in ${p.currency}, the order is in ${currency}.`);
       }
-      const subtotal = p.unitAmount * input.quantity;
+      const subtotal = lineSubtotal(p.unitAmount, input.quantity, `line_items[${i}]`);
       return {
         productId: p.productId,
         priceId: p.priceId,
@@ -62,6 +78,7 @@ export class Pricing {
   /** Shipping and tax for `lines` delivered to the order's address, and the totals. */
   async total(lines: PricedLine[], shipping: Address, billing: Address, discountTotal = 0): Promise<OrderContent> {
     const subtotal = lines.reduce((n, l) => n + l.subtotal, 0);
+    if (subtotal > MAX_AMOUNT_MINOR) throw unprocessable('shop_order_invalid_line_item', "The order's amount is too large.");
     const lineDiscount = lines.reduce((n, l) => n + l.discount, 0);
     const discount = Math.max(discountTotal, lineDiscount);
     if (!lines.length) {

@@ -3,6 +3,7 @@ import { listIndexes } from './0002-list-indexes';
 import { orderCounts } from './0003-order-counts';
 import { analyticsIndexes } from './0004-analytics-indexes';
 import { lateRefunds } from './0005-late-refunds';
+import { copiedText } from './0006-copied-text';
 
 /** Every migration of the orders schema, in order. Append; never edit a released one. */
-export const migrations = [initial, listIndexes, orderCounts, analyticsIndexes, lateRefunds];
+export const migrations = [initial, listIndexes, orderCounts, analyticsIndexes, lateRefunds, copiedText];
