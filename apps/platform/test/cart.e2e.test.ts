@@ -96,6 +96,8 @@ describe('cart sessions', () => {
   it('turns publishable keys away (no key handler installed)', async () => {
     const guest = new ShopClient(stack.url);
     expectError(await guest.get('/shop/v1/cart?pk=pk_x'), 401, 'shop_cart_pk_unsupported');
+    const doubled = await guest.get('//shop/v1/cart?pk=pk_x');
+    expect(doubled.status === 404 || doubled.body.code === 'shop_cart_pk_unsupported').toBe(true);
     expectError(await guest.get('/shop/v1/mini-cart/current', { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_cart_pk_unsupported');
     expectError(await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_x' } }), 401, 'shop_checkout_pk_unsupported');
   });

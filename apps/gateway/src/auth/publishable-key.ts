@@ -13,7 +13,8 @@ export function installPublishableKeyGate(app: FastifyInstance, prefix: string):
   const checkout = `${prefix}/checkout`;
   // Synchronous: Fastify's `done` callback instead of a promise per request (a throw is the same 401).
   app.addHook('onRequest', (request, _reply, done) => {
-    const url = request.url;
+    // The route it matched, not the raw URL (`//shop/v1/cart` reaches the cart route too).
+    const url = request.routeOptions.url ?? request.url;
     const area = url.startsWith(cart) || url.startsWith(miniCart) ? 'cart' : url.startsWith(checkout) ? 'checkout' : undefined;
     if (!area || !hasKey(request)) return done();
     throw unauthorized(
