@@ -235,6 +235,12 @@ describe('GET /order', () => {
     const idsOf = (res: { body: Array<{ id: number }> }) => res.body.map((o) => o.id);
     expect(idsOf(await admin.get(`${ORDERS}?status[]=on_hold&status[]=pending_payment&per_page=100`))).toEqual(idsOf(both));
     expect(idsOf(await admin.get(`${ORDERS}?status=on_hold&status=pending_payment&per_page=100`))).toEqual(idsOf(both));
+    // With offset (it replaces page), the links step the offset by a page.
+    const shifted = await admin.get(`${ORDERS}?orderby=id&order=asc&per_page=2&offset=1`);
+    expect(shifted.headers.get('link')).toMatch(/offset=0[^>]*>; rel="prev"/);
+    expect(shifted.headers.get('link')).toMatch(/offset=3[^>]*>; rel="next"/);
+    const next = await admin.get(new URL(/<([^>]*)>; rel="next"/.exec(shifted.headers.get('link')!)![1]).pathname + new URL(/<([^>]*)>; rel="next"/.exec(shifted.headers.get('link')!)![1]).search);
+    expect(idsOf(next)[0]).toBeGreaterThan(idsOf(shifted)[1]);
 
     const mine = await admin.get(`${ORDERS}?customer=${customerId}&per_page=100`);
     expect(mine.body.length).toBeGreaterThan(0);
@@ -278,6 +284,9 @@ describe('GET /order', () => {
     expect((await admin.get(`${ORDERS}?before=${yesterday}`)).body).toEqual([]);
     expect((await admin.get(`${ORDERS}?after=${tomorrow}`)).body).toEqual([]);
     expect((await admin.get(`${ORDERS}?after=${today}T00:00:00`)).body.length).toBeGreaterThan(0);
+    // An offset that moves the UTC day is still a valid date-time (00:30+05:00 is the previous day, 19:30 UTC).
+    expect((await admin.get(`${ORDERS}?after=${encodeURIComponent(`${tomorrow}T00:30:00+05:00`)}`)).status).toBe(200);
+    expectInvalid(await admin.get(`${ORDERS}?after=${encodeURIComponent('2026-02-30T10:00:00+05:00')}`), 'after');
     for (const bad of ['yesterday', '2026-13-01', '2026-02-30', '2026-1-1', '12/01/2026']) {
       expectInvalid(await admin.get(`${ORDERS}?after=${encodeURIComponent(bad)}`), 'after');
       expectInvalid(await admin.get(`${ORDERS}?before=${encodeURIComponent(bad)}`), 'before');

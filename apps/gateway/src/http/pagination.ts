@@ -29,6 +29,19 @@ export function paginationHeaders(
   } catch {
     return headers;
   }
+  const offset = Number(url.searchParams.get('offset') ?? 0);
+  if (Number.isSafeInteger(offset) && offset > 0) {
+    // `offset` replaces `page`: the neighbours are a page's length either side of it.
+    const at = (n: number) => {
+      url.searchParams.set('offset', String(n));
+      return url.toString();
+    };
+    const links: string[] = [];
+    if (perPage > 0) links.push(`<${at(Math.max(0, offset - perPage))}>; rel="prev"`);
+    if (perPage > 0 && offset + perPage < total) links.push(`<${at(offset + perPage)}>; rel="next"`);
+    if (links.length) headers.Link = links.join(', ');
+    return headers;
+  }
   const pageUrl = (n: number) => {
     url.searchParams.set('page', String(n));
     return url.toString();

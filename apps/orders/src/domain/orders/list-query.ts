@@ -25,7 +25,10 @@ export function parseBound(value: string | undefined, name: 'after' | 'before'):
   } else {
     throw invalidOrderInput({ [name]: `"${value}" is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS).` });
   }
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text.slice(0, 10)) {
+  // The calendar date must exist (2024-02-30 would roll over); checked on its own, since an offset may move the UTC day.
+  const day = text.slice(0, 10);
+  const calendar = new Date(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(date.getTime()) || Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== day) {
     throw invalidOrderInput({ [name]: `"${value}" is not a valid date.` });
   }
   return date;
