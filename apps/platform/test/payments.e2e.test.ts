@@ -430,6 +430,19 @@ describe('me/menu', () => {
     }
     expect(await ids(alice)).toContain('payment-methods');
   });
+
+  it('saved_cards off: no payment methods item, no new saved cards (422), /payment/all says so', async () => {
+    await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { saved_cards: false } } });
+    try {
+      expect(await ids(alice)).not.toContain('payment-methods');
+      expectError(await addCard(alice), 422, 'shop_payment_methods_unsupported');
+      const all = await admin.get('/shop/v1/payment/all');
+      expect(all.body.find((g: { id: string }) => g.id === 'test_card')).toMatchObject({ saved_cards: false });
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { saved_cards: true } } });
+    }
+    expect(await ids(alice)).toContain('payment-methods');
+  });
 });
 
 describe('test_card outcomes, the action step and GET /payment (with the orders service)', () => {

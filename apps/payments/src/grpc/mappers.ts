@@ -30,7 +30,7 @@ export function toGatewayDetail(v: GatewayView): payments.GatewayDetail {
     supports: [...v.gateway.supports],
     index: v.index,
     maxAmount: minorToAmount(v.gateway.maxAmount, 'USD'),
-    savedCards: v.gateway.savedCards,
+    savedCards: v.savedCards,
     verifyConfig: v.gateway.verifyConfig,
     enabled: v.enabled,
     supportsIntents: v.supportsIntents,

@@ -13,6 +13,8 @@ export interface GatewayView {
   enabled: boolean;
   available: boolean;
   supportsIntents: boolean;
+  /** Saving payment methods is allowed: the gateway can, and its `saved_cards` setting (when it has one) is on. */
+  savedCards: boolean;
   publishableKey: string;
   maskedSettings: GatewaySettings;
 }
@@ -49,6 +51,7 @@ export class GatewayCatalog {
           enabled: Boolean(settings.is_enabled),
           available: isAvailable(gateway, settings, query),
           supportsIntents: supportsIntents(gateway),
+          savedCards: gateway.savedCards && settings.saved_cards !== false,
           publishableKey: gateway.publishableKey?.(settings) ?? '',
           maskedSettings: maskedSettings(gateway, settings),
         };
@@ -95,6 +98,6 @@ export class GatewayCatalog {
 
   /** Enabled gateways that can save payment methods (drives the me/menu item). */
   async tokenizationGateways(): Promise<string[]> {
-    return (await this.views()).filter((v) => v.enabled && supportsTokens(v.gateway)).map((v) => v.gateway.id);
+    return (await this.views()).filter((v) => v.enabled && v.savedCards && supportsTokens(v.gateway)).map((v) => v.gateway.id);
   }
 }

@@ -195,7 +195,7 @@ export class Payments {
       }));
 
     const intent: NewIntent | undefined = answer.intent;
-    const saveCard = Boolean(answer.saveCard && input.customerId > 0 && answer.outcome === 'paid');
+    const saveCard = Boolean(answer.saveCard && view.savedCards && input.customerId > 0 && answer.outcome === 'paid');
     const finish = async (em: EntityManager) => {
       await finishAttempt(
         em,

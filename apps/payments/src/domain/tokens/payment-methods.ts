@@ -92,7 +92,7 @@ export class PaymentMethods {
       }
     }
     const view = (await this.catalog.views()).find((v) => v.gateway.id === input.paymentMethod && v.enabled);
-    if (!view || !supportsTokens(view.gateway) || !view.gateway.addPaymentMethod) throw paymentMethodsUnsupported();
+    if (!view || !view.savedCards || !supportsTokens(view.gateway) || !view.gateway.addPaymentMethod) throw paymentMethodsUnsupported();
     const clientIp = input.clientIp || caller.clientIp || '';
     await this.defence.check(clientIp);
     const setupId = typeof payload.payment_method_id === 'string' ? payload.payment_method_id : '';
