@@ -7,6 +7,9 @@ export const NotificationsConfigSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'Storefront <no-reply@example.test>' }),
   /** The store's admin address (new-order emails). */
   SHOP_ADMIN_EMAIL: Type.String({ minLength: 3, default: 'admin@example.test' }),
+  /** Where the store's site URL and name come from (`PATCH /platform/v1/settings`). */
+  CUSTOMERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** Used only while customers cannot be asked (or is not configured). */
   SHOP_SITE_URL: Type.String({ default: 'http://127.0.0.1:8080' }),
   SHOP_STORE_NAME: Type.String({ default: 'Storefront' }),
   /** A folder whose `<type>.subject|html|txt` files replace the built-in templates. */

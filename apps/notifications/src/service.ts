@@ -5,6 +5,8 @@ import { CustomerEvents } from '@storefront/domain-events/customers';
 import { OrderEvents } from '@storefront/domain-events/orders';
 import { notifications } from '@storefront/proto/notifications';
 import type { EventType } from '@storefront/events';
+import { anonymousCaller, bindClient, SiteSettingsReader } from '@storefront/grpc-client';
+import { customers as customersApi } from '@storefront/proto/customers';
 import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';
@@ -34,7 +36,15 @@ export const notificationsService = defineService({
     const { config, logger } = ctx;
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS });
     const templates = new TemplateStore(config.DEFAULT_TEMPLATES_DIR ?? builtInTemplatesDir(), config.TEMPLATES_DIR);
-    const domain = createNotificationsDomain({ db: ctx.db, config, mailer, templates, logger, now: () => new Date() });
+    const customers = config.CUSTOMERS_GRPC_ADDR ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR) : undefined;
+    const settingsClient = customers && bindClient(customers, customersApi.SettingsServiceService);
+    const site = new SiteSettingsReader(
+      settingsClient && (async () => (await settingsClient.getSiteSettings({}, anonymousCaller('notifications'))).settings),
+      { siteUrl: config.SHOP_SITE_URL, storeName: config.SHOP_STORE_NAME },
+    );
+    // An admin's new site URL or store name is in the next email (a broadcast: a cache needs no inbox).
+    const stopWatchingSite = ctx.transport.subscribe(ctx.transport.subjectFor(CustomerEvents.siteSettingsUpdated.subject), () => site.invalidate());
+    const domain = createNotificationsDomain({ db: ctx.db, config, mailer, templates, site, logger, now: () => new Date() });
     ctx.addGrpcService(notifications.EmailLogServiceService, emailLogHandlers(domain));
     ctx.addGrpcService(notifications.ActivityLogServiceService, activityLogHandlers(domain));
 
@@ -54,7 +64,10 @@ export const notificationsService = defineService({
       });
     }
 
-    ctx.onShutdown(async () => mailer.close());
+    ctx.onShutdown(async () => {
+      stopWatchingSite();
+      await mailer.close();
+    });
     // Also at start: catches up after downtime.
     ctx.every(
       'log retention sweep',

@@ -1,4 +1,5 @@
 import { activityLogged } from '@storefront/domain-events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { payments } from '@storefront/proto/payments';
 import { defineService, parseAddons } from '@storefront/service-kit';
 import { PaymentsConfigSchema } from './config';
@@ -24,13 +25,14 @@ export const paymentsService = defineService({
     const addons = parseAddons(config.SHOP_ADDONS);
     const customers = config.CUSTOMERS_GRPC_ADDR ? ctx.connect('customers', config.CUSTOMERS_GRPC_ADDR) : undefined;
     const orders = config.ORDERS_GRPC_ADDR ? ctx.connect('orders', config.ORDERS_GRPC_ADDR) : undefined;
+    const site = sitePort(customers, config.SHOP_SITE_URL);
     const domain = createPaymentsDomain({
       db: ctx.db,
       config,
       addons,
       gateways: registeredGateways(addons),
       orders: orders && ordersPort(orders),
-      site: sitePort(customers, config.SHOP_SITE_URL),
+      site,
       logger,
       now: () => new Date(),
     });
@@ -44,7 +46,12 @@ export const paymentsService = defineService({
     const stopWatching = ctx.transport.subscribe(ctx.transport.subjectFor(activityLogged('payments').subject), () =>
       domain.settings.invalidate(),
     );
-    ctx.onShutdown(async () => stopWatching());
+    // An admin's new site URL or store name reaches the next link at once (a broadcast, like the above).
+    const stopWatchingSite = ctx.transport.subscribe(ctx.transport.subjectFor(CustomerEvents.siteSettingsUpdated.subject), () => site.invalidate());
+    ctx.onShutdown(async () => {
+      stopWatching();
+      stopWatchingSite();
+    });
     ctx.addGrpcService(payments.PaymentServiceService, paymentHandlers(domain, processed));
     ctx.addGrpcService(payments.PaymentGatewayServiceService, gatewayHandlers(domain));
     ctx.addGrpcService(payments.PaymentMethodServiceService, tokenHandlers(domain));

@@ -61,6 +61,20 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
     expect(entry.sent_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
+  it("links to and names the store as an admin set it (the site options), not the service's boot configuration", async () => {
+    const before = (await admin.get('/platform/v1/settings')).body;
+    expect((await admin.patch('/platform/v1/settings', { site_url: 'https://shop.example.test', store_name: 'Acme Shop' })).status).toBe(200);
+    try {
+      await customer('sam@example.com');
+      const [mail] = await until(() => smtp.to('sam@example.com').length && smtp.to('sam@example.com'));
+      expect(mail.subject).toBe('Welcome to Acme Shop');
+      expect(mail.text).toContain('https://shop.example.test/my-account/');
+      expect(mail.text).not.toContain(before.site_url);
+    } finally {
+      await admin.patch('/platform/v1/settings', { site_url: before.site_url, store_name: before.store_name });
+    }
+  });
+
   it('runs the whole reset flow: request -> email -> link -> new password; old refused; key single-use', async () => {
     await customer('rita@example.com');
     await guest().post('/shop/v1/auth/forgot-password', { email: 'rita@example.com' });

@@ -1,3 +1,4 @@
+import type { SiteSettingsSnapshot } from '@storefront/grpc-client';
 import type { Database } from '@storefront/persistence';
 import type { Logger } from 'pino';
 import type { NotificationsConfig } from '../config';
@@ -10,6 +11,8 @@ export interface NotificationsDeps {
   config: NotificationsConfig;
   mailer: Mailer;
   templates: TemplateStore;
+  /** The store's site URL and name as an admin set them (the source of every link and footer). */
+  site: { read(): Promise<SiteSettingsSnapshot> };
   logger: Logger;
   now(): Date;
 }

@@ -1,10 +1,11 @@
 import type { customers } from '@storefront/proto/customers';
+import { sitePage } from './site-page';
 import type { NotificationsDomain } from '../domain';
 import { emailConsumer } from './email-consumer';
 
 /** customers.customer_created -> welcome email. */
 export function onCustomerCreated(domain: NotificationsDomain) {
-  return emailConsumer<customers.CustomerCreated>(domain, (payload) =>
+  return emailConsumer<customers.CustomerCreated>(domain, (payload, site) =>
     payload.email
       ? [
           {
@@ -13,7 +14,7 @@ export function onCustomerCreated(domain: NotificationsDomain) {
             vars: {
               first_name: payload.firstName || payload.login,
               login: payload.login,
-              account_url: new URL('/my-account/', domain.deps.config.SHOP_SITE_URL).toString(),
+              account_url: sitePage(site, '/my-account/'),
             },
           },
         ]
@@ -23,11 +24,11 @@ export function onCustomerCreated(domain: NotificationsDomain) {
 
 /** customers.password_reset_requested -> the reset link (store reset page, `key` and `login`). */
 export function onPasswordResetRequested(domain: NotificationsDomain) {
-  return emailConsumer<customers.PasswordResetRequested>(domain, (payload) => {
+  return emailConsumer<customers.PasswordResetRequested>(domain, (payload, site) => {
     if (!payload.email) return [];
     let link = payload.resetUrl;
     if (!link) {
-      const url = new URL('/my-account/lost-password/', domain.deps.config.SHOP_SITE_URL);
+      const url = new URL(sitePage(site, '/my-account/lost-password/'));
       url.searchParams.set('key', payload.key);
       url.searchParams.set('login', payload.login);
       link = url.toString();

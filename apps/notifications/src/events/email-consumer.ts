@@ -1,4 +1,5 @@
 import type { EventEnvelope, EventHandler, EventShortcut } from '@storefront/events';
+import type { SiteSettingsSnapshot } from '@storefront/grpc-client';
 import type { NotificationsDomain } from '../domain';
 import type { Delivery, EmailRequest } from '../domain/email/emails';
 
@@ -9,18 +10,22 @@ export interface EmailConsumer<T> {
 }
 
 /**
- * The emails `emailsOf` asks for, sent once per event. The shortcut sends them
+ * The emails `emailsOf` asks for (given the store's site URL and name),
+ * sent once per event. The shortcut sends them
  * with no transaction open and records the event with their log entries in
  * one statement (Emails.sendOnce). Only when a send failed does the event take
  * the inbox transaction: the handler then logs that delivery (the failure is
  * also an activity-log event, in the outbox) without sending again; the
  * delivery passes from shortcut to handler with the envelope, which both get.
  */
-export function emailConsumer<T>(domain: NotificationsDomain, emailsOf: (payload: T) => EmailRequest[]): EmailConsumer<T> {
+export function emailConsumer<T>(
+  domain: NotificationsDomain,
+  emailsOf: (payload: T, site: SiteSettingsSnapshot) => EmailRequest[],
+): EmailConsumer<T> {
   const failed = new WeakMap<EventEnvelope<T>, Delivery>();
   return {
     shortcut: async (envelope, consumer) => {
-      const emails = emailsOf(envelope.payload);
+      const emails = emailsOf(envelope.payload, await domain.deps.site.read());
       // Nothing to send (no address): decided by the payload alone, so a redelivery decides the same.
       if (!emails.length) return true;
       const delivery = await domain.emails.sendOnce(emails, { consumer, eventId: envelope.id });
@@ -29,7 +34,7 @@ export function emailConsumer<T>(domain: NotificationsDomain, emailsOf: (payload
       return false;
     },
     handler: async (envelope, em) => {
-      const emails = emailsOf(envelope.payload);
+      const emails = emailsOf(envelope.payload, await domain.deps.site.read());
       if (!emails.length) return;
       await domain.emails.sendAll(em, emails, failed.get(envelope));
       failed.delete(envelope);

@@ -1,8 +1,10 @@
+import type { SiteSettingsSnapshot } from '@storefront/grpc-client';
 import type { orders } from '@storefront/proto/orders';
 import type { NotificationsDomain } from '../domain';
 import type { EmailRequest } from '../domain/email/emails';
 import type { EmailType } from '../domain/email/types';
 import { emailConsumer } from './email-consumer';
+import { sitePage } from './site-page';
 
 type Line = orders.OrderCancelledLine;
 
@@ -10,25 +12,25 @@ function itemsText(lines: Line[]): string {
   return lines.map((l) => `${l.quantity} x ${l.name}${l.total ? ` (${l.total})` : ''}`).join('; ');
 }
 
-function orderUrl(domain: NotificationsDomain, orderId: number): string {
-  return new URL(`/my-account/view-order/${orderId}/`, domain.deps.config.SHOP_SITE_URL).toString();
+function orderUrl(site: SiteSettingsSnapshot, orderId: number): string {
+  return sitePage(site, `/my-account/view-order/${orderId}/`);
 }
 
 /** orders.order_placed -> "order received" to the customer, "new order" to the store admin. */
 export function onOrderPlaced(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderPlaced>(domain, (o) => {
-    const vars = { ...orderVars(domain, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
+  return emailConsumer<orders.OrderPlaced>(domain, (o, site) => {
+    const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
     return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
   });
 }
 
 /** The variables every email about an order has. */
-function orderVars(domain: NotificationsDomain, o: { orderId: number; billingFirstName: string; currency: string }) {
+function orderVars(site: SiteSettingsSnapshot, o: { orderId: number; billingFirstName: string; currency: string }) {
   return {
     order_id: String(o.orderId),
     first_name: o.billingFirstName,
     currency: o.currency,
-    order_url: orderUrl(domain, Number(o.orderId)),
+    order_url: orderUrl(site, Number(o.orderId)),
   };
 }
 
@@ -38,17 +40,17 @@ function toBuyer(o: { billingEmail: string }, type: EmailType, vars: Record<stri
 }
 
 export function onOrderPaid(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderPaid>(domain, (o) =>
-    toBuyer(o, 'order_paid', { ...orderVars(domain, o), total: o.total, items: itemsText(o.lines) }),
+  return emailConsumer<orders.OrderPaid>(domain, (o, site) =>
+    toBuyer(o, 'order_paid', { ...orderVars(site, o), total: o.total, items: itemsText(o.lines) }),
   );
 }
 
 export function onOrderCancelled(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderCancelled>(domain, (o) => toBuyer(o, 'order_cancelled', { ...orderVars(domain, o), total: o.total }));
+  return emailConsumer<orders.OrderCancelled>(domain, (o, site) => toBuyer(o, 'order_cancelled', { ...orderVars(site, o), total: o.total }));
 }
 
 export function onOrderRefunded(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderRefunded>(domain, (o) =>
-    toBuyer(o, 'order_refunded', { ...orderVars(domain, o), amount: o.amount, reason: o.reason }),
+  return emailConsumer<orders.OrderRefunded>(domain, (o, site) =>
+    toBuyer(o, 'order_refunded', { ...orderVars(site, o), amount: o.amount, reason: o.reason }),
   );
 }

@@ -55,7 +55,7 @@ export class Emails {
    * emails `sendOnce` has already sent, whose outcomes are only logged here.
    */
   async sendAll(em: EntityManager, emails: readonly EmailRequest[], delivered?: Delivery): Promise<EmailLogEntry[]> {
-    const { messages, errors } = delivered ?? (await this.deliver(this.render(emails)));
+    const { messages, errors } = delivered ?? (await this.deliver(await this.render(emails)));
     return this.log(em, messages, errors, 0);
   }
 
@@ -72,18 +72,18 @@ export class Emails {
    */
   async sendOnce(emails: readonly EmailRequest[], inbox: InboxKey): Promise<Delivery | null> {
     if (await inboxHolds(this.deps.db.reader, inbox)) return null;
-    const delivery = await this.deliver(this.render(emails));
+    const delivery = await this.deliver(await this.render(emails));
     if (delivery.errors.some(Boolean)) return delivery;
     await insertEmailLogsOnce(this.deps.db.reader, this.entries(delivery.messages, delivery.errors, 0), inbox);
     return null;
   }
 
-  private render(emails: readonly EmailRequest[]): OutgoingEmail[] {
-    const { config } = this.deps;
+  private async render(emails: readonly EmailRequest[]): Promise<OutgoingEmail[]> {
+    const site = await this.deps.site.read();
     return emails.map(({ type, to, vars }): OutgoingEmail => {
       const rendered = renderTemplate(this.deps.templates.load(type), {
-        store_name: config.SHOP_STORE_NAME,
-        site_url: config.SHOP_SITE_URL,
+        store_name: site.storeName,
+        site_url: site.siteUrl,
         ...vars,
       });
       return { type, to, subject: rendered.subject, text: rendered.text, html: rendered.html };
