@@ -198,6 +198,9 @@ describe('SMTP failures', () => {
 
 describe('/email-logs routes', () => {
   it('lists with pagination headers and filters', async () => {
+    // OPTIONS on the collections answers the item schema (spec 1).
+    expect((await admin.options('/shop/v1/email-logs')).body.schema?.properties).toHaveProperty('to');
+    expect((await admin.options('/shop/v1/logs')).body.schema?.properties).toHaveProperty('source');
     const res = await admin.get('/shop/v1/email-logs?per_page=1&status=sent');
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
@@ -230,6 +233,9 @@ describe('/email-logs routes', () => {
     expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 'abc', retention_days_failed: 5 }), 400, 'rest_invalid_param');
     expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 1.5, retention_days_failed: 5 }), 400, 'rest_invalid_param');
     expectError(await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 5 }), 400, 'rest_missing_callback_param');
+    // Access first: a guest hears 401, whatever the body (not 415 for its type or 400 for its JSON).
+    expectError(await guest().post('/shop/v1/email-logs/settings', undefined, { raw: 'x', headers: { 'content-type': 'text/plain' } }), 401, 'shop_rest_forbidden_context');
+    expectError(await guest().post('/shop/v1/email-logs/settings', undefined, { raw: '{bad', headers: { 'content-type': 'application/json' } }), 401, 'shop_rest_forbidden_context');
     const saved = await admin.post('/shop/v1/email-logs/settings', { retention_days_sent: 7, retention_days_failed: 14 });
     expect(saved.body).toEqual({ retention_days_sent: 7, retention_days_failed: 14 });
     expect((await admin.get('/shop/v1/email-logs/settings')).body).toEqual(saved.body);

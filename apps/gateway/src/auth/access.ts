@@ -63,9 +63,10 @@ export function installAccessControl(app: FastifyInstance): void {
       throw new Error(`Route ${String(route.method)} ${url} declares no access tier`);
     }
   });
-  app.addHook('preValidation', (request, _reply, done) => {
+  // Before the body is read: a caller without access hears 401/403, never the body's 415 or 400 first.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const access = request.routeOptions.config.access;
     if (access) checkAccess(access, request.caller);
-    done();
+    done(null, payload);
   });
 }

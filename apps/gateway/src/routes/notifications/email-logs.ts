@@ -38,7 +38,8 @@ export const emailLogRoutes: RouteModule = (app, ctx) => {
   app.get(
     '/email-logs',
     {
-      config,
+      // itemSchema: OPTIONS on the collection answers the entry's schema (spec 1).
+      config: { ...config, itemSchema: EmailLogSchema },
       schema: {
         operationId: 'listEmailLogs',
         tags,

@@ -45,7 +45,7 @@ export const logRoutes: RouteModule = (app, ctx) => {
   app.get(
     '/logs',
     {
-      config: { access: 'public' },
+      config: { access: 'public', itemSchema: LogEntrySchema },
       schema: {
         operationId: 'listLogs',
         tags,
