@@ -14,7 +14,7 @@ import { TemplateStore } from './domain/email/templates';
 import { activityLoggedShortcut, onActivityLogged } from './events/activity';
 import type { EmailConsumer } from './events/email-consumer';
 import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
-import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded } from './events/order-emails';
+import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded, onOrderStatusChanged } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
 import { emailLogHandlers } from './grpc/email-log.handlers';
 import { createMailer } from './mail/smtp-mailer';
@@ -55,6 +55,7 @@ export const notificationsService = defineService({
     consumeEmails('notifications.reset_email', CustomerEvents.passwordResetRequested, onPasswordResetRequested(domain));
     consumeEmails('notifications.erasure_email', CustomerEvents.erasureRequested, onErasureRequested(domain));
     consumeEmails('notifications.order_placed_email', OrderEvents.orderPlaced, onOrderPlaced(domain));
+    consumeEmails('notifications.order_status_email', OrderEvents.orderStatusChanged, onOrderStatusChanged(domain));
     consumeEmails('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
     consumeEmails('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
     consumeEmails('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));

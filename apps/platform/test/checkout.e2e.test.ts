@@ -104,6 +104,13 @@ describe('POST /checkout/place', () => {
     expect(paid.status).toBe(200);
     expect(paid.body.order_id).not.toBe(declined.body.data.order_id);
     expect(await stockOf(mug)).toBe(before! - 1);
+    // Only the placed order is announced ("order received", "new order"); the declined attempt is not.
+    const announced = async (orderId: number) =>
+      ((await admin.get('/shop/v1/email-logs?per_page=100&type=admin_new_order')).body as Array<{ subject: string }>).some((e) =>
+        e.subject.includes(`#${orderId}`),
+      );
+    await waitFor(() => announced(paid.body.order_id), 15_000, 100);
+    expect(await announced(declined.body.data.order_id)).toBe(false);
   });
 
   it('requires_action answers the action step as redirect', async () => {

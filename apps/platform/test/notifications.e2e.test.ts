@@ -105,12 +105,19 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
 });
 
 describe('order emails', () => {
-  it('sends order received to the customer and new order to the store admin; paid, cancelled, refunded', async () => {
+  it('sends order received to the customer and new order to the store admin once the placement succeeds; paid, cancelled, refunded', async () => {
     const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00' }];
     const base = { orderId: 9001, customerId: 0, currency: 'USD', billingEmail: 'olga@example.com', billingFirstName: 'Olga', orderKey: 'k' };
-    await publishEvent(events, OrderEvents.orderPlaced, {
-      ...base, status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date(),
+    const placed = { status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date() };
+    const changed = (orderId: number, billingEmail: string, fromStatus: string, toStatus: string) => ({
+      orderId, fromStatus, toStatus, byUserId: 0, changedAt: new Date(), billingEmail, billingFirstName: 'Olga', total: '20.00',
+      currency: 'USD', paymentMethod: 'cod', lines, customerId: 0,
     });
+    // A checkout's order whose card is declined: placed (pending), then failed: nothing is announced.
+    await publishEvent(events, OrderEvents.orderPlaced, { ...base, ...placed, orderId: 9002, billingEmail: 'declined@example.com' });
+    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9002, 'declined@example.com', 'pending_payment', 'failed'));
+    await publishEvent(events, OrderEvents.orderPlaced, { ...base, ...placed });
+    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9001, 'olga@example.com', 'pending_payment', 'processing'));
     await publishEvent(events, OrderEvents.orderPaid, {
       ...base, total: '20.00', subtotal: '20.00', discountTotal: '0', shippingTotal: '0', totalTax: '0', lines, couponCodes: [],
       reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'processing', paidAt: new Date(),
@@ -129,6 +136,9 @@ describe('order emails', () => {
     expect(received.html).not.toContain('Mug <b>');
     const adminMail = await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('New order #9001')));
     expect(adminMail.text).toContain('20.00 USD');
+    expect(mails.filter((m) => /received/.test(m.subject) && !/Payment/.test(m.subject))).toHaveLength(1);
+    expect(smtp.to('declined@example.com')).toHaveLength(0);
+    expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(0);
   });
 });
 

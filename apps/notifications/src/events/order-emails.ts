@@ -16,12 +16,33 @@ function orderUrl(site: SiteSettingsSnapshot, orderId: number): string {
   return sitePage(site, `/my-account/view-order/${orderId}/`);
 }
 
-/** orders.order_placed -> "order received" to the customer, "new order" to the store admin. */
+/** Statuses of an order still being placed: nothing to announce yet (its payment may still fail). */
+const BEING_PLACED = new Set(['pending_payment', 'checkout_draft', 'failed']);
+/** Statuses of a placed order: paid, or accepted to be paid later (bank transfer). */
+const PLACED = new Set(['on_hold', 'processing', 'completed']);
+
+/** "Order received" to the customer and "new order" to the store admin, once an order is really placed. */
+function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o: PlacedOrderFacts): EmailRequest[] {
+  const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
+  return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
+}
+
+type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'>;
+
+/**
+ * orders.order_placed: an order created already placed (an admin's, on hold or
+ * processing) is announced now; a checkout's (pending_payment) waits for its
+ * payment: a declined card announces nothing, a retry does not announce twice.
+ */
 export function onOrderPlaced(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderPlaced>(domain, (o, site) => {
-    const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
-    return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
-  });
+  return emailConsumer<orders.OrderPlaced>(domain, (o, site) => (PLACED.has(o.status) ? placedEmails(domain, site, o) : []));
+}
+
+/** orders.order_status_changed: an order leaving "being placed" for "placed" (paid, or on hold) is announced. */
+export function onOrderStatusChanged(domain: NotificationsDomain) {
+  return emailConsumer<orders.OrderStatusChanged>(domain, (o, site) =>
+    BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus) ? placedEmails(domain, site, o) : [],
+  );
 }
 
 /** The variables every email about an order has. */

@@ -147,6 +147,13 @@ export function transitionWrite(
     toStatus: plan.to,
     byUserId: extras.actor.userId,
     changedAt: now,
+    billingEmail: next.billing.email,
+    billingFirstName: next.billing.firstName,
+    total: fromMinor(next.total),
+    currency: next.currency,
+    paymentMethod: next.paymentMethod,
+    lines: eventLines(next),
+    customerId: next.customerId,
   });
   recordActivity(events, next, statusTone(plan.to), `Order #${order.id} status changed from ${plan.from} to ${plan.to}.`, {
     order_id: order.id,

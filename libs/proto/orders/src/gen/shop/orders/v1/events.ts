@@ -117,7 +117,20 @@ export interface OrderStatusChanged {
   toStatus: string;
   /** 0: the system (a gateway result, a saga step, an expiry). */
   byUserId: number;
-  changedAt?: Date | undefined;
+  changedAt?:
+    | Date
+    | undefined;
+  /**
+   * The order as it now is, for consumers that write to its customer (the
+   * "order received" email goes out when a placement succeeds, not before).
+   */
+  billingEmail: string;
+  billingFirstName: string;
+  total: string;
+  currency: string;
+  paymentMethod: string;
+  lines: OrderCancelledLine[];
+  customerId: number;
 }
 
 function createBaseOrderCancelledLine(): OrderCancelledLine {
@@ -1227,7 +1240,20 @@ export const OrderRefunded: MessageFns<OrderRefunded> = {
 };
 
 function createBaseOrderStatusChanged(): OrderStatusChanged {
-  return { orderId: 0, fromStatus: "", toStatus: "", byUserId: 0, changedAt: undefined };
+  return {
+    orderId: 0,
+    fromStatus: "",
+    toStatus: "",
+    byUserId: 0,
+    changedAt: undefined,
+    billingEmail: "",
+    billingFirstName: "",
+    total: "",
+    currency: "",
+    paymentMethod: "",
+    lines: [],
+    customerId: 0,
+  };
 }
 
 export const OrderStatusChanged: MessageFns<OrderStatusChanged> = {
@@ -1246,6 +1272,27 @@ export const OrderStatusChanged: MessageFns<OrderStatusChanged> = {
     }
     if (message.changedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(42).fork()).join();
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(50).string(message.billingEmail);
+    }
+    if (message.billingFirstName !== "") {
+      writer.uint32(58).string(message.billingFirstName);
+    }
+    if (message.total !== "") {
+      writer.uint32(66).string(message.total);
+    }
+    if (message.currency !== "") {
+      writer.uint32(74).string(message.currency);
+    }
+    if (message.paymentMethod !== "") {
+      writer.uint32(82).string(message.paymentMethod);
+    }
+    for (const v of message.lines) {
+      OrderCancelledLine.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(96).int64(message.customerId);
     }
     return writer;
   },
@@ -1303,6 +1350,62 @@ export const OrderStatusChanged: MessageFns<OrderStatusChanged> = {
             message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.billingFirstName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paymentMethod = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1325,6 +1428,13 @@ export const OrderStatusChanged: MessageFns<OrderStatusChanged> = {
     message.toStatus = object.toStatus ?? "";
     message.byUserId = object.byUserId ?? 0;
     message.changedAt = object.changedAt ?? undefined;
+    message.billingEmail = object.billingEmail ?? "";
+    message.billingFirstName = object.billingFirstName ?? "";
+    message.total = object.total ?? "";
+    message.currency = object.currency ?? "";
+    message.paymentMethod = object.paymentMethod ?? "";
+    message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.customerId = object.customerId ?? 0;
     return message;
   },
 };
