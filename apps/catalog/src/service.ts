@@ -6,7 +6,7 @@ import { CatalogConfigSchema } from './config';
 import { createCatalogDomain } from './domain';
 import { seedDemoCatalog } from './domain/demo/demo-seed';
 import { onOrderCancelled } from './events/order-cancelled';
-import { onOrderFailed } from './events/order-failed';
+import { onOrderDeleted, onOrderFailed, orderDeletedShortcut } from './events/order-failed';
 import { onOrderPaid, orderPaidShortcut } from './events/order-paid';
 import { onOrderPlaced, orderPlacedShortcut } from './events/order-placed';
 import { couponHandlers } from './grpc/coupon.handlers';
@@ -49,6 +49,7 @@ export const catalogService = defineService({
     ctx.addGrpcService(catalog.InventoryServiceService, inventoryHandlers(domain));
     ctx.consume('catalog.restock_cancelled_orders', OrderEvents.orderCancelled, onOrderCancelled(domain, logger));
     ctx.consume('catalog.release_failed_orders', OrderEvents.orderFailed, onOrderFailed(domain, logger));
+    ctx.consume('catalog.release_deleted_orders', OrderEvents.orderDeleted, onOrderDeleted(domain, logger), { shortcut: orderDeletedShortcut });
     ctx.consume('catalog.commit_paid_orders', OrderEvents.orderPaid, onOrderPaid(domain, logger), {
       shortcut: orderPaidShortcut(domain),
     });

@@ -11,7 +11,7 @@ import { authHandlers } from './grpc/auth.handlers';
 import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
-import { onOrderCancelled, onOrderPaid, onOrderRefunded, orderPaidShortcut } from './events/order-stats';
+import { onOrderCancelled, onOrderDeleted, onOrderPaid, onOrderRefunded, orderDeletedShortcut, orderPaidShortcut } from './events/order-stats';
 import { onDownloadCompleted } from './events/download-completed';
 
 // Development-only fallback; production must configure its own pepper.
@@ -38,6 +38,7 @@ export const customersService = defineService({
     ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger), { shortcut: orderPaidShortcut });
     ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
+    ctx.consume('customers.order_stats_deleted', OrderEvents.orderDeleted, onOrderDeleted(ctx.logger), { shortcut: orderDeletedShortcut });
     ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
     // Forgot-password requests queued before a stop, then every few seconds as a safety net.
     ctx.every('password reset queue', 5, async () => (await domain.passwordReset.processPending(), 0));

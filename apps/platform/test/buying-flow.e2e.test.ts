@@ -40,6 +40,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+const stockOf = async (p: catalog.Product) =>
+  (await seed.products.getProduct({ id: p.id, context: 'edit', ifNoneMatch: '' }, seed.caller)).product!.stockQuantity!;
+
 async function customerWithCart(): Promise<ShopClient> {
   const c = new ShopClient(stack.url);
   const reg = await c.post('/shop/v1/auth/register', { ...CUSTOMER, auto_login: true });
@@ -117,5 +120,23 @@ describe('a full buying flow', () => {
     const publicView = await new ShopClient(stack.url).get('/shop/v1/logs');
     expect(publicView.status).toBe(200);
     expect(JSON.stringify(publicView.body)).not.toContain(CUSTOMER.email);
+
+    // An admin deletes the paid cod order for good: it leaves the customer's stats (its stock stays taken).
+    const stockBefore = await stockOf(mug);
+    expect((await admin.delete(`/shop/v1/order/${cod.body.order_id}`)).status).toBe(200);
+    await waitFor(async () => (await c.get('/shop/v1/me')).body.stats.total_orders === 2, 30_000);
+    expect((await c.get('/shop/v1/me')).body.stats.total_spent).toBe(47.5);
+    expect(await stockOf(mug)).toBe(stockBefore);
+  });
+
+  it("deleting an unpaid order gives back what it held (a bank transfer's units)", async () => {
+    const c = new ShopClient(stack.url);
+    expect((await c.post('/shop/v1/cart/items', { price_id: mug.prices[0].id, quantity: 2 })).status).toBe(200);
+    const before = await stockOf(mug);
+    const bacs = await c.post('/shop/v1/checkout/place', { fields: FIELDS, payment_method: 'bacs' });
+    expect(bacs.status).toBe(200);
+    expect(await stockOf(mug)).toBe(before - 2);
+    expect((await admin.delete(`/shop/v1/order/${bacs.body.order_id}`)).status).toBe(200);
+    await waitFor(async () => (await stockOf(mug)) === before, 30_000);
   });
 });

@@ -235,6 +235,8 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'cod' }), 409);
+    // Nor does a paid order get a payment intent.
+    expectError(await stranger.post('/shop/v1/checkout/payment-intent/test_card', { order_id: orderId, order_key: key }), 409);
   });
 
   it('payment-intent: 422 for gateways without intents; a cart intent snapshots a draft order; order intents need authorization', async () => {

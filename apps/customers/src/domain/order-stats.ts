@@ -21,6 +21,10 @@ export const OrderStats = {
   async cancelled(em: EntityManager, customerId: number, wasPaid: boolean, total: string): Promise<void> {
     if (customerId > 0 && wasPaid) await addOrderStats(em, customerId, -1, negate(total));
   },
+  /** A deleted order that still counted (paid, not cancelled, not fully refunded) leaves the stats with what it counted. */
+  async deleted(em: EntityManager, customerId: number, counted: boolean, countedAmount: string): Promise<void> {
+    if (customerId > 0 && counted) await addOrderStats(em, customerId, -1, negate(countedAmount));
+  },
   async refunded(em: EntityManager, customerId: number, full: boolean, refunded: string): Promise<void> {
     if (customerId > 0) await addOrderStats(em, customerId, full ? -1 : 0, negate(refunded));
   },

@@ -35,3 +35,16 @@ export function onOrderRefunded(logger: Logger): EventHandler<orders.OrderRefund
     logger.debug({ orderId, eventId: envelope.id }, 'order_refunded counted');
   };
 }
+
+/** orders.order_deleted of an order that still counted -> it leaves the stats. */
+export function onOrderDeleted(logger: Logger): EventHandler<orders.OrderDeleted> {
+  return async (envelope, em) => {
+    const { orderId, customerId, counted, countedAmount } = envelope.payload;
+    await OrderStats.deleted(em, customerId, counted, countedAmount);
+    logger.debug({ orderId, eventId: envelope.id }, 'order_deleted counted');
+  };
+}
+
+/** A guest's order, or one that no longer counted, needs nothing (no inbox transaction). */
+export const orderDeletedShortcut: EventShortcut<orders.OrderDeleted> = async ({ payload }) =>
+  !OrderStats.counts(payload.customerId) || !payload.counted;

@@ -9,4 +9,5 @@ export const OrderEvents = {
   orderCancelled: defineEvent('orders', 'order_cancelled', orders.OrderCancelled),
   orderRefunded: defineEvent('orders', 'order_refunded', orders.OrderRefunded),
   orderStatusChanged: defineEvent('orders', 'order_status_changed', orders.OrderStatusChanged),
+  orderDeleted: defineEvent('orders', 'order_deleted', orders.OrderDeleted),
 };

@@ -19,6 +19,13 @@ import type { CheckoutSaga } from './saga';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const PAYABLE = new Set(['pending_payment', 'failed', 'on_hold', 'checkout_draft']);
 
+/** 409 for an order that is paid (or no longer payable: cancelled, completed, refunded). */
+function assertPayable(order: OrderView): void {
+  if ((order.paidStatus && order.paidStatus !== 'unpaid') || !PAYABLE.has(order.status)) {
+    throw conflict('shop_order_already_paid', `Order ${order.id} is ${order.status} and cannot be paid.`);
+  }
+}
+
 /**
  * POST /checkout/pay-order (authorization by orders: owner, pay_for_order or
  * order_key, else 404; the gateway re-checked against the order) and
@@ -64,9 +71,7 @@ export class OrderPayments {
       const previous = await this.place.previous(key, input.requestHash);
       if (previous) return { result: await this.place.replay(previous), replayed: true };
     }
-    if (order.paidStatus === 'paid' || !PAYABLE.has(order.status)) {
-      throw conflict('shop_order_already_paid', `Order ${order.id} is ${order.status} and cannot be paid.`);
-    }
+    assertPayable(order);
     const gateway = await this.requireGateway(actor, order, input.paymentMethod);
     const settings = await this.deps.settings.store();
     const checkout: CheckoutRecord = {
@@ -127,8 +132,9 @@ export class OrderPayments {
   ): Promise<{ clientSecret: string; intentId: string; redirectUrl: string; requiresAction: boolean; orderId: number; session: SessionOutcome }> {
     requireCheckoutServices(this.deps);
     if (input.orderId) {
-      // The order's totals are authoritative; no cart sync.
+      // The order's totals are authoritative; no cart sync. Only an order that still needs paying gets an intent.
       const order = await this.payableOrder(actor, input.orderId, input.orderKey);
+      assertPayable(order);
       const intent = await this.deps.payments!.createIntent(
         { gatewayId: input.gatewayId, orderId: order.id, amount: order.total, currency: order.currency, customerId: actor.userId, returnUrl: '' },
         actor,

@@ -205,7 +205,7 @@ export class Reservations {
     em: EntityManager,
     reservationId: string,
     orderLines: readonly StockLineInput[],
-    reason: 'order_cancelled' | 'order_failed' = 'order_cancelled',
+    reason: 'order_cancelled' | 'order_failed' | 'order_deleted' = 'order_cancelled',
   ): Promise<string> {
     if (!reservationId) return 'no_reservation';
     const reservation = await lockReservation(em, reservationId);

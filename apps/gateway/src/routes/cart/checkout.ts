@@ -197,7 +197,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
 
     app.post(
       '/checkout/payment-intent/:gateway_id',
-      { config, schema: { operationId: 'createPaymentIntent', tags, summary: 'A gateway intent for the cart (via a draft order) or for an order.', params: IntentParams, body: IntentBody, response: { 200: IntentResponse, ...errorResponses(400, 401, 404, 422, 503) } } },
+      { config, schema: { operationId: 'createPaymentIntent', tags, summary: 'A gateway intent for the cart (via a draft order) or for an order.', params: IntentParams, body: IntentBody, response: { 200: IntentResponse, ...errorResponses(400, 401, 404, 409, 422, 503) } } },
       async (request, reply) => {
         const b = request.body ?? {};
         const r = await checkout.createPaymentIntent(

@@ -51,6 +51,22 @@ export function recordPlaced(events: EventSink, order: PlacedOrder, now: Date): 
   recordActivity(events, order, 'info', `Order #${order.id} placed.`, { order_id: order.id, status: order.status });
 }
 
+/** Publishes order_deleted: what the order held goes back (see the event). */
+export function recordDeleted(events: EventSink, order: Order): void {
+  const counted = (order.paidStatus === 'paid' || order.paidStatus === 'partially_refunded') && order.status !== 'cancelled';
+  events(OrderEvents.orderDeleted, {
+    orderId: order.id,
+    customerId: order.customerId,
+    status: order.status,
+    paidStatus: order.paidStatus,
+    reservationId: order.reservationId,
+    lines: eventLines(order),
+    counted,
+    countedAmount: fromMinor(counted ? order.total - order.refundedTotal : 0),
+  });
+  recordActivity(events, order, 'warning', `Order #${order.id} deleted.`, { order_id: order.id, status: order.status });
+}
+
 /** A PII-free activity-log entry (ids and statuses only). */
 export function recordActivity(
   events: EventSink,

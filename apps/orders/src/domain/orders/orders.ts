@@ -41,7 +41,7 @@ import {
 } from '../status/order-states';
 import { refundKey, refundThroughGateway } from './gateway-refund';
 import { isLatePayment, LatePayments } from './late-payment';
-import { applyTransition, recordPlaced, transitionWrite, type TransitionExtras } from './lifecycle';
+import { applyTransition, recordDeleted, recordPlaced, transitionWrite, type TransitionExtras } from './lifecycle';
 import type {
   Address,
   LineInput,
@@ -573,6 +573,7 @@ export class Orders {
     return this.tx(async (em) => {
       const order = await this.locked(em, id);
       await deleteOrder(em, id);
+      recordDeleted(intoOutbox(em), order);
       return order;
     });
   }

@@ -96,6 +96,27 @@ export interface OrderFailed {
   reason: string;
 }
 
+/**
+ * order_deleted: an admin deleted the order permanently (DELETE /order/<id>).
+ * What only the order held goes back: an unpaid order's reservation and
+ * coupon uses (catalog, as for order_failed); a paid order that counts in its
+ * customer's stats leaves them (customers). A paid order's stock stays taken.
+ */
+export interface OrderDeleted {
+  orderId: number;
+  customerId: number;
+  status: string;
+  paidStatus: string;
+  reservationId: string;
+  lines: OrderCancelledLine[];
+  /**
+   * Counted in total_orders / total_spent (paid, not cancelled, not fully
+   * refunded), and the amount still counted (total less refunds).
+   */
+  counted: boolean;
+  countedAmount: string;
+}
+
 /** order_refunded: money went back to the customer (whole or part). */
 export interface OrderRefunded {
   orderId: number;
@@ -1074,6 +1095,154 @@ export const OrderFailed: MessageFns<OrderFailed> = {
     message.couponCodes = object.couponCodes?.map((e) => e) || [];
     message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
     message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseOrderDeleted(): OrderDeleted {
+  return {
+    orderId: 0,
+    customerId: 0,
+    status: "",
+    paidStatus: "",
+    reservationId: "",
+    lines: [],
+    counted: false,
+    countedAmount: "",
+  };
+}
+
+export const OrderDeleted: MessageFns<OrderDeleted> = {
+  encode(message: OrderDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(16).int64(message.customerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.paidStatus !== "") {
+      writer.uint32(34).string(message.paidStatus);
+    }
+    if (message.reservationId !== "") {
+      writer.uint32(42).string(message.reservationId);
+    }
+    for (const v of message.lines) {
+      OrderCancelledLine.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.counted !== false) {
+      writer.uint32(56).bool(message.counted);
+    }
+    if (message.countedAmount !== "") {
+      writer.uint32(66).string(message.countedAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.paidStatus = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lines.push(OrderCancelledLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.counted = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.countedAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OrderDeleted>): OrderDeleted {
+    return OrderDeleted.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OrderDeleted>): OrderDeleted {
+    const message = createBaseOrderDeleted();
+    message.orderId = object.orderId ?? 0;
+    message.customerId = object.customerId ?? 0;
+    message.status = object.status ?? "";
+    message.paidStatus = object.paidStatus ?? "";
+    message.reservationId = object.reservationId ?? "";
+    message.lines = object.lines?.map((e) => OrderCancelledLine.fromPartial(e)) || [];
+    message.counted = object.counted ?? false;
+    message.countedAmount = object.countedAmount ?? "";
     return message;
   },
 };
