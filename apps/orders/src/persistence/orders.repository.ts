@@ -262,10 +262,10 @@ export async function insertOrderWithEvents(
   now: Date,
   created: Omit<StatusChange, 'orderId' | 'changedAt'>,
   events: readonly OutboxRow[],
-): Promise<Order | null> {
+): Promise<{ order: Order; version: string } | null> {
   const { sql, params } = insertOrderStatement(order, now, created, ids, events);
-  const rows = await reader.query<{ o: unknown }>(sql, params);
-  return rows[0] ? mapOrder(parsed(rows[0].o)) : null;
+  const rows = await reader.query<{ o: unknown; version: string }>(sql, params);
+  return rows[0] ? { order: mapOrder(parsed(rows[0].o)), version: rows[0].version } : null;
 }
 
 function insertOrderStatement(
@@ -287,7 +287,7 @@ function insertOrderStatement(
        values ((select id from n), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?::jsonb,
          (select id from n) || ' ' || ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing
-       returning *),
+       returning *, xmin::text as row_version),
      l as (${insertRows(T.lines, lineFields)}),
      s as (${insertRows(T.shipping, SHIPPING_FIELDS)}),
      c as (${insertRows(T.coupons, COUPON_FIELDS)}),
@@ -295,7 +295,7 @@ function insertOrderStatement(
      h as (insert into ${T.history} (order_id, from_status, to_status, by_user_id, cause, note, changed_at)
        select o.id, ?, ?, ?, ?, ?, ? from o)${events.length ? `,
      ${outboxInsert(SCHEMA, 'e', events.length, 'o')}` : ''}
-     select ${orderJson({ lines: 'l', shipping: 's', coupons: 'c', taxes: 't' })} as o from o`,
+     select ${orderJson({ lines: 'l', shipping: 's', coupons: 'c', taxes: 't' })} as o, o.row_version as version from o`,
     params: [
       ...(ids ? [ids.order] : []),
       order.status,

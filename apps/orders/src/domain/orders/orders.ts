@@ -22,6 +22,7 @@ import {
 } from '../../persistence/orders.repository';
 import { intoOutbox, intoRows, type OutboxRow } from '@storefront/events';
 import { OrderDocuments } from '../../persistence/order-documents';
+import { JustCreated } from './just-created';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
 import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
@@ -167,6 +168,8 @@ export class Orders {
   private readonly pricing: Pricing;
   /** Whole orders the admin list has read, reused while their row version holds. */
   private readonly documents = new OrderDocuments();
+  /** Checkout orders just inserted here, so recording their payment needs no read. */
+  private readonly justCreated = new JustCreated();
   private readonly drawIds: (lineCount: number) => Promise<NewOrderIds>;
 
   constructor(
@@ -259,7 +262,8 @@ export class Orders {
     const inserted = await insertOrderWithEvents(this.deps.db.reader, order, ids, now, created(status, actor), events);
     if (inserted) {
       if (events.length) this.deps.db.outboxWritten();
-      return { order: inserted, existing: false };
+      this.justCreated.remember(inserted.order, inserted.version);
+      return { order: inserted.order, existing: false };
     }
     const em = this.deps.db.em();
     const twin = await findIdByCheckoutKey(em, input.checkoutKey);
@@ -402,7 +406,9 @@ export class Orders {
    */
   private async recordPaymentDirectly(orderId: number, outcome: string, extras: TransitionExtras, now: Date): Promise<Order | null> {
     if (outcome === 'requires_action') return null;
-    const read = await readOrderVersion(this.deps.db.reader, orderId);
+    // The order this replica has just created is known as inserted (the usual place: create, then its
+    // payment); the guarded update below proves it unchanged, or sends the result to the locked path.
+    const read = this.justCreated.take(orderId) ?? (await readOrderVersion(this.deps.db.reader, orderId));
     if (!read) throw orderNotFound();
     const { order } = read;
     if (order.status === 'cancelled' || order.status === 'checkout_draft') return null;
