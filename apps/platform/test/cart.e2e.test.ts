@@ -93,6 +93,19 @@ describe('cart sessions', () => {
     expect((await customer.get('/shop/v1/cart')).body.item_count).toBe(4);
   });
 
+  it('a merge never takes a line past what one line may hold (9999)', async () => {
+    const customer = new ShopClient(stack.url);
+    expect((await customer.post('/shop/v1/auth/register', { email: 'bulk-merge@example.com', password: 'password-1', auto_login: true })).status).toBe(200);
+    if (!customer.nonce) await customer.login('bulk-merge@example.com', 'password-1');
+    expect((await customer.post('/shop/v1/cart/items', { price_id: price(book), quantity: 9000 })).status).toBe(200);
+    const browser = new ShopClient(stack.url);
+    expect((await browser.post('/shop/v1/cart/items', { price_id: price(book), quantity: 5000 })).status).toBe(200);
+    await browser.login('bulk-merge@example.com', 'password-1');
+    const res = await browser.get('/shop/v1/cart');
+    expect(res.status).toBe(200);
+    expect(res.body.items.find((i: { product_id: number }) => i.product_id === book.id).quantity).toBe(9999);
+  });
+
   it('turns publishable keys away (no key handler installed)', async () => {
     const guest = new ShopClient(stack.url);
     expectError(await guest.get('/shop/v1/cart?pk=pk_x'), 401, 'shop_cart_pk_unsupported');

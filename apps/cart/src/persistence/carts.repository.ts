@@ -112,12 +112,19 @@ export async function insertCartWithLine(
   return { id: cart.id, customerId: cart.customerId, fields: {}, coupons: [], revision: 1, draftOrderId: 0, lines: [{ ...line, position: 1 }] };
 }
 
-export async function upsertLine(em: EntityManager, cartId: string, line: Omit<LineRecord, 'position'>, add: boolean): Promise<void> {
+/** Inserts a line, or sets (`add` false) or adds to (`add` true, at most `maxQuantity`) the quantity of the same line. */
+export async function upsertLine(
+  em: EntityManager,
+  cartId: string,
+  line: Omit<LineRecord, 'position'>,
+  add: boolean,
+  maxQuantity = Number.MAX_SAFE_INTEGER,
+): Promise<void> {
   await em.execute(
     `insert into ${T.lines} (cart_id, item_key, product_id, price_id, variation_id, quantity, position)
      values (?, ?, ?, ?, ?, ?, (select coalesce(max(position), 0) + 1 from ${T.lines} where cart_id = ?))
-     on conflict (cart_id, item_key) do update set quantity = ${add ? `${T.lines}.quantity + excluded.quantity` : 'excluded.quantity'}`,
-    [cartId, line.itemKey, line.productId, line.priceId, line.variationId, line.quantity, cartId],
+     on conflict (cart_id, item_key) do update set quantity = ${add ? `least(${T.lines}.quantity + excluded.quantity, ?::int)` : 'excluded.quantity'}`,
+    [cartId, line.itemKey, line.productId, line.priceId, line.variationId, line.quantity, cartId, ...(add ? [Math.min(maxQuantity, 2 ** 31 - 1)] : [])],
   );
 }
 

@@ -12,6 +12,7 @@ import {
   upsertLine,
 } from '../../persistence/carts.repository';
 import type { Actor } from '../actor';
+import { MAX_QUANTITY } from '../cart/stock-rules';
 import { emptyCart, type CartRecord } from '../../persistence/cart-record';
 import type { CartDeps } from '../deps';
 import { isToken, newToken, tokenHash } from './tokens';
@@ -113,7 +114,8 @@ export class CartSessions {
   }
 
   private async mergeInto(em: EntityManager, own: CartRecord, guest: CartRecord, now: Date): Promise<void> {
-    for (const line of guest.lines) await upsertLine(em, own.id, line, true);
+    // Quantities add, up to what one line may hold.
+    for (const line of guest.lines) await upsertLine(em, own.id, line, true, MAX_QUANTITY);
     const coupons = [...own.coupons, ...guest.coupons.filter((c) => !own.coupons.includes(c))];
     const fields = { ...guest.fields, ...own.fields };
     await touchCart(em, own.id, now, { coupons, fields, bump: guest.lines.length > 0 });
