@@ -89,7 +89,14 @@ describe('POST /checkout/place', () => {
     expect(unknownCountry.body.data.fields).toHaveProperty('billing_country');
     expectError(await place(c, { payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
     expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
+    // A payload the card gateway cannot read is refused before anything is made for it: no order, no stock taken.
+    const orders = async () => Number((await admin.get('/shop/v1/order')).headers.get('x-platform-total'));
+    const [ordersBefore, stockBefore] = [await orders(), await stockOf(mug)];
     expectError(await place(c, { payment_method: 'test_card', payment_payload: { card_number: 42 } }), 400);
+    expectError(await place(c, { payment_method: 'test_card' }), 400);
+    expectError(await place(c, { payment_method: 'test_card', payment_payload: { token_id: 999999 } }), 404, 'shop_payment_methods_invalid_token');
+    expect(await orders()).toBe(ordersBefore);
+    expect(await stockOf(mug)).toBe(stockBefore);
   });
 
   it('a declined card leaves the cart intact and the stock released; the retry with a good card succeeds', async () => {

@@ -21,6 +21,10 @@ export function paymentHandlers(
       if (!result.replayed) processed?.inc({ gateway: req.gatewayId, outcome: result.outcome });
       return result;
     },
+    async validatePayment(req) {
+      await domain.payments.validate({ gatewayId: req.gatewayId, paymentPayloadJson: req.paymentPayloadJson, customerId: Number(req.customerId) });
+      return {};
+    },
     async createIntent(req) {
       const intent = await domain.payments.createIntent(req);
       return {

@@ -137,6 +137,10 @@ export class PlaceOrder {
     const gateways = await this.states.availableGateways(actor, snapshot);
     const gateway = gateways.find((g) => g.id === input.paymentMethod);
     if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
+    // A gateway that reads a payload (a card) checks it now, before stock, coupons or an order are taken for it.
+    if (gateway.hasFields) {
+      await this.deps.payments!.validatePayment({ gatewayId: gateway.id, payloadJson: input.payloadJson, customerId: actor.userId }, actor);
+    }
 
     const plan = orderPlan({
       snapshot,

@@ -54,6 +54,12 @@ export function paymentsPort(channel: Channel): PaymentsPort {
         gatewayTitle: r.gatewayTitle,
       };
     },
+    async validatePayment(input, actor) {
+      await client.validatePayment(
+        payments.ValidatePaymentRequest.fromPartial({ gatewayId: input.gatewayId, paymentPayloadJson: input.payloadJson, customerId: input.customerId }),
+        callerOf(actor),
+      );
+    },
     async createIntent(input, actor) {
       const r = await client.createIntent(payments.CreateIntentRequest.fromPartial({ ...input, setup: false }), callerOf(actor));
       return { clientSecret: r.clientSecret, intentId: r.intentId, redirectUrl: r.redirectUrl, requiresAction: r.requiresAction };

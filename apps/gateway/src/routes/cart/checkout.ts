@@ -152,7 +152,7 @@ export function checkoutRoutes(clients: CartClients): RouteModule {
 
     app.post(
       '/checkout/place',
-      { config, schema: { operationId: 'placeOrder', tags, summary: 'Places the order (saga: stock, coupons, order, payment). Honors Idempotency-Key.', body: PlaceBody, response: { 200: PaymentResultSchema, ...errorResponses(400, 401, 402, 409, 422, 429, 503) } } },
+      { config, schema: { operationId: 'placeOrder', tags, summary: 'Places the order (saga: stock, coupons, order, payment). Honors Idempotency-Key.', body: PlaceBody, response: { 200: PaymentResultSchema, ...errorResponses(400, 401, 402, 404, 409, 422, 429, 503) } } },
       async (request, reply) => {
         idempotencyKeyOf(request); // checked here; it travels with the caller
         const b = request.body;

@@ -185,6 +185,8 @@ export interface PaymentGateway {
   refund?(request: RefundRequest, env: GatewayEnvironment): Promise<string>;
   /** Checkout/payment-method fields; throws a DomainError to block the submission. */
   validateFields?(fields: Record<string, unknown>, env: GatewayEnvironment): void;
+  /** Checks a payment payload as processPayment would read it, charging nothing; throws a DomainError. */
+  validatePayment?(payload: Record<string, unknown>, env: GatewayEnvironment): Promise<void>;
   /** Checks credentials; throws a DomainError when they do not work. */
   verifyConfiguration?(settings: GatewaySettings): Promise<void>;
   /** A payment intent (or setup intent when `request.setup`). */

@@ -289,6 +289,14 @@ export class Payments {
   }
 
   /** A payment or setup intent (spec 2.11 intent payload). */
+  /** ValidatePayment: the payload as the gateway would read it (an enabled gateway; 422 otherwise), nothing charged or written. */
+  async validate(input: { gatewayId: string; paymentPayloadJson: string; customerId: number }): Promise<void> {
+    const view = (await this.catalog.views()).find((v) => v.gateway.id === input.gatewayId && v.enabled);
+    if (!view) throw invalidGateway();
+    const payload = parsePayload(input.paymentPayloadJson);
+    await view.gateway.validatePayment?.(payload, this.environment(view, input.customerId, await this.deps.site.siteUrl()));
+  }
+
   async createIntent(
     input: { gatewayId: string; orderId: number; amount: string; currency: string; customerId: number; setup: boolean; returnUrl: string },
   ): Promise<NewIntent> {

@@ -166,6 +166,10 @@ export class TestCardGateway implements PaymentGateway {
     return { kind: 'setup', status: 'requires_confirmation', intentId, clientSecret: `${intentId}_secret_${randomBytes(12).toString('hex')}`, redirectUrl: '', requiresAction: false };
   }
 
+  async validatePayment(payload: Record<string, unknown>, env: GatewayEnvironment): Promise<void> {
+    await this.cardOf(payload, env);
+  }
+
   /** The card of a payload: raw card details, a saved token or a confirmed setup intent. */
   private async cardOf(payload: Record<string, unknown>, env: GatewayEnvironment, allowToken = true): Promise<CardSummary> {
     if (payload.card_number !== undefined) return readCard(payload);

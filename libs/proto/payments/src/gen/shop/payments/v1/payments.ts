@@ -75,6 +75,16 @@ export interface ProcessPaymentResponse {
   paymentId: string;
 }
 
+export interface ValidatePaymentRequest {
+  gatewayId: string;
+  paymentPayloadJson: string;
+  /** The payer (0: a guest), whose saved tokens the payload may name. */
+  customerId: number;
+}
+
+export interface ValidatePaymentResponse {
+}
+
 export interface CreateIntentRequest {
   gatewayId: string;
   /** 0 for a setup intent. */
@@ -808,6 +818,128 @@ export const ProcessPaymentResponse: MessageFns<ProcessPaymentResponse> = {
   },
 };
 
+function createBaseValidatePaymentRequest(): ValidatePaymentRequest {
+  return { gatewayId: "", paymentPayloadJson: "", customerId: 0 };
+}
+
+export const ValidatePaymentRequest: MessageFns<ValidatePaymentRequest> = {
+  encode(message: ValidatePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gatewayId !== "") {
+      writer.uint32(10).string(message.gatewayId);
+    }
+    if (message.paymentPayloadJson !== "") {
+      writer.uint32(18).string(message.paymentPayloadJson);
+    }
+    if (message.customerId !== 0) {
+      writer.uint32(24).int64(message.customerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gatewayId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paymentPayloadJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.customerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ValidatePaymentRequest>): ValidatePaymentRequest {
+    return ValidatePaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ValidatePaymentRequest>): ValidatePaymentRequest {
+    const message = createBaseValidatePaymentRequest();
+    message.gatewayId = object.gatewayId ?? "";
+    message.paymentPayloadJson = object.paymentPayloadJson ?? "";
+    message.customerId = object.customerId ?? 0;
+    return message;
+  },
+};
+
+function createBaseValidatePaymentResponse(): ValidatePaymentResponse {
+  return {};
+}
+
+export const ValidatePaymentResponse: MessageFns<ValidatePaymentResponse> = {
+  encode(_: ValidatePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ValidatePaymentResponse>): ValidatePaymentResponse {
+    return ValidatePaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ValidatePaymentResponse>): ValidatePaymentResponse {
+    const message = createBaseValidatePaymentResponse();
+    return message;
+  },
+};
+
 function createBaseCreateIntentRequest(): CreateIntentRequest {
   return { gatewayId: "", orderId: 0, amount: "", currency: "", customerId: 0, setup: false, returnUrl: "" };
 }
@@ -1247,6 +1379,23 @@ export const PaymentServiceService = {
       Buffer.from(ProcessPaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ProcessPaymentResponse => ProcessPaymentResponse.decode(value),
   },
+  /**
+   * Checks a payment payload before anything is made for it (place validates
+   * before it reserves stock or creates the order): its shape, and that a
+   * saved token or setup intent it names is the customer's. Charges nothing.
+   * Errors: those of ProcessPayment for the payload (400, 404 for a token).
+   */
+  validatePayment: {
+    path: "/shop.payments.v1.PaymentService/ValidatePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ValidatePaymentRequest): Buffer =>
+      Buffer.from(ValidatePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ValidatePaymentRequest => ValidatePaymentRequest.decode(value),
+    responseSerialize: (value: ValidatePaymentResponse): Buffer =>
+      Buffer.from(ValidatePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ValidatePaymentResponse => ValidatePaymentResponse.decode(value),
+  },
   /** A payment (or setup) intent; 422 shop_checkout_intent_unsupported without intent support. */
   createIntent: {
     path: "/shop.payments.v1.PaymentService/CreateIntent" as const,
@@ -1287,6 +1436,13 @@ export interface PaymentServiceServer extends UntypedServiceImplementation {
    * rest_invalid_param (payload shape), 429 shop_rate_limited (card testing).
    */
   processPayment: handleUnaryCall<ProcessPaymentRequest, ProcessPaymentResponse>;
+  /**
+   * Checks a payment payload before anything is made for it (place validates
+   * before it reserves stock or creates the order): its shape, and that a
+   * saved token or setup intent it names is the customer's. Charges nothing.
+   * Errors: those of ProcessPayment for the payload (400, 404 for a token).
+   */
+  validatePayment: handleUnaryCall<ValidatePaymentRequest, ValidatePaymentResponse>;
   /** A payment (or setup) intent; 422 shop_checkout_intent_unsupported without intent support. */
   createIntent: handleUnaryCall<CreateIntentRequest, CreateIntentResponse>;
   /**
