@@ -245,6 +245,13 @@ describe('GET /order', () => {
     const mine = await admin.get(`${ORDERS}?customer=${customerId}&per_page=100`);
     expect(mine.body.length).toBeGreaterThan(0);
     expect(mine.body.every((o: any) => o.customer_id === customerId)).toBe(true);
+    // customer=0: guests' orders only (not "any customer").
+    const guests = await admin.get(`${ORDERS}?customer=0&per_page=100`);
+    expect(guests.body.length).toBeGreaterThan(0);
+    expect(guests.body.every((o: any) => o.customer_id === 0)).toBe(true);
+    const everyone = Number((await admin.get(ORDERS)).headers.get('x-platform-total'));
+    expect(Number(guests.headers.get('x-platform-total'))).toBe(guests.body.length);
+    expect(Number(guests.headers.get('x-platform-total'))).toBeLessThan(everyone);
 
     const byName = await admin.get(`${ORDERS}?search=zelda`);
     expect(byName.body.map((o: any) => o.id)).toEqual([ids[0]]);

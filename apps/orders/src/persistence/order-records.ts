@@ -161,7 +161,8 @@ export interface OrderListQuery {
   statuses: OrderStatus[];
   /** Statuses never listed (drafts on the customer's list). */
   excludeStatuses: OrderStatus[];
-  customerId: number;
+  /** One customer's orders (0: guests'); null: everyone's. */
+  customerId: number | null;
   after: Date | null;
   /** Inclusive: the repository compares date_created <= before. */
   before: Date | null;

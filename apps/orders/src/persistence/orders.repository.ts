@@ -660,13 +660,13 @@ async function listPage(reader: Reader, q: OrderListQuery, json: string): Promis
     where.push('o.status not in (?)');
     params.push(q.excludeStatuses);
   }
-  if (q.customerId) {
+  if (q.customerId !== null) {
     // A range, not `=`: the planner keeps the customer in the page's sort (see pageOrderSql) only when it is not a constant.
     where.push('o.customer_id between ? and ?');
     params.push(q.customerId, q.customerId);
   }
   const counted = where.length;
-  const countParams: unknown[] = [q.customerId || -1];
+  const countParams: unknown[] = [q.customerId ?? -1];
   if (q.statuses.length) countParams.push(q.statuses);
   if (q.excludeStatuses.length) countParams.push(q.excludeStatuses);
   if (q.after) {
@@ -692,7 +692,7 @@ async function listPage(reader: Reader, q: OrderListQuery, json: string): Promis
   // gives the order: (customer_id, date_created, id) read either way, or (customer_id, id desc), whose customer
   // runs opposite to its id.
   const customerDir = q.orderby !== 'id' ? dir : dir === 'asc' ? 'desc' : 'asc';
-  const pageOrderSql = q.customerId ? `order by o.customer_id ${customerDir}, ${sortKeys}` : orderSql;
+  const pageOrderSql = q.customerId !== null ? `order by o.customer_id ${customerDir}, ${sortKeys}` : orderSql;
   const offset = q.offset > 0 ? q.offset : (q.page - 1) * q.perPage;
   const byCounters = where.length === counted;
   const total = byCounters

@@ -187,6 +187,7 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
             offset: q.offset,
             statuses: parseStatuses(q.status),
             customerId: q.customer ?? 0,
+            filterCustomer: q.customer !== undefined,
             after: q.after,
             before: q.before,
             search: q.search,

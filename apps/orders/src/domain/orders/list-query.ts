@@ -39,6 +39,8 @@ export function parseListQuery(req: {
   perPage: number;
   statuses: string[];
   customerId: number;
+  /** customerId applies even when 0 (guests' orders). */
+  filterCustomer?: boolean;
   after?: string;
   before?: string;
   search: string;
@@ -57,7 +59,7 @@ export function parseListQuery(req: {
     offset: Math.max(0, req.offset || 0),
     statuses: req.statuses as OrderStatus[],
     excludeStatuses: [],
-    customerId: req.customerId,
+    customerId: req.filterCustomer || req.customerId ? req.customerId : null,
     after: parseBound(req.after, 'after'),
     before: parseBound(req.before, 'before'),
     search: req.search.trim(),

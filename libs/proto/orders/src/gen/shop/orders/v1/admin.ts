@@ -15,7 +15,7 @@ export interface ListOrdersRequest {
   perPage: number;
   /** Any of the order statuses; empty = every status. */
   statuses: string[];
-  /** 0 = any customer. */
+  /** 0 = any customer, unless filter_customer (then 0 = guests' orders). */
   customerId: number;
   /** Inclusive bounds on date_created; unset = open. */
   after?: string | undefined;
@@ -40,6 +40,8 @@ export interface ListOrdersRequest {
    * when still current, the response carries not_modified and no orders.
    */
   ifNoneMatch: string;
+  /** customer_id applies even when 0 (`customer=0`: guests' orders). */
+  filterCustomer: boolean;
 }
 
 export interface ListOrdersResponse {
@@ -235,6 +237,7 @@ function createBaseListOrdersRequest(): ListOrdersRequest {
     offset: 0,
     summary: false,
     ifNoneMatch: "",
+    filterCustomer: false,
   };
 }
 
@@ -275,6 +278,9 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
     }
     if (message.ifNoneMatch !== "") {
       writer.uint32(98).string(message.ifNoneMatch);
+    }
+    if (message.filterCustomer !== false) {
+      writer.uint32(104).bool(message.filterCustomer);
     }
     return writer;
   },
@@ -388,6 +394,14 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
             message.ifNoneMatch = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.filterCustomer = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -417,6 +431,7 @@ export const ListOrdersRequest: MessageFns<ListOrdersRequest> = {
     message.offset = object.offset ?? 0;
     message.summary = object.summary ?? false;
     message.ifNoneMatch = object.ifNoneMatch ?? "";
+    message.filterCustomer = object.filterCustomer ?? false;
     return message;
   },
 };
