@@ -306,6 +306,7 @@ describe('/logs', () => {
 
     expect((await guest().get('/shop/v1/logs?status=warning')).body.every((l: any) => l.status === 'warning')).toBe(true);
     expectError(await guest().get('/shop/v1/logs?customer_id=5'), 401, 'shop_rest_forbidden_context');
+    expectError(await guest().get('/shop/v1/logs?customer_id=abc'), 401, 'shop_rest_forbidden_context');
     expectError(await guest().get('/shop/v1/logs?order_id=77'), 401, 'shop_rest_forbidden_context');
     const filtered = await admin.get('/shop/v1/logs?order_id=77');
     expect(filtered.body.map((l: any) => l.id)).toEqual([entry.id]);

@@ -46,6 +46,13 @@ export const logRoutes: RouteModule = (app, ctx) => {
     '/logs',
     {
       config: { access: 'public', itemSchema: LogEntrySchema },
+      // The filters by customer or order are admin-only: decided before the query is validated (a
+      // guest's `customer_id=abc` is 401, not 400).
+      preParsing: (request, _reply, payload, done) => {
+        const raw = request.query as Record<string, unknown>;
+        if (raw.customer_id !== undefined || raw.order_id !== undefined) checkAccess('admin', request.caller);
+        done(null, payload);
+      },
       schema: {
         operationId: 'listLogs',
         tags,
@@ -56,7 +63,6 @@ export const logRoutes: RouteModule = (app, ctx) => {
     },
     async (request, reply) => {
       const q = request.query;
-      if (q.customer_id || q.order_id) checkAccess('admin', request.caller);
       const { entries, total } = await logs.listLogs(
         { page: q.page, perPage: q.per_page, status: q.status ?? '', customerId: q.customer_id ?? 0, orderId: q.order_id ?? 0 },
         request.caller,
