@@ -1,10 +1,11 @@
 import { OrderEvents } from '@storefront/domain-events/orders';
+import type { EventType } from '@storefront/events';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { fulfillment } from '@storefront/proto/fulfillment';
 import { FulfillmentConfigSchema } from './config';
 import { createFulfillmentDomain } from './domain';
 import { createDownloadsDomain } from './domain/downloads';
-import { onOrderPaid, orderPaidShortcut } from './events/order-paid';
+import { onOrderPaid, onPaidOrderGone, orderPaidShortcut } from './events/order-paid';
 import { catalogProducts } from './grpc/catalog-products';
 import { downloadHandlers } from './grpc/download.handlers';
 import { LocalFileStorage } from './storage/local-files';
@@ -47,5 +48,13 @@ export const fulfillmentService = defineService({
     ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, onOrderPaid(downloads, ctx.logger), {
       shortcut: orderPaidShortcut(downloads),
     });
+    // Orders that stop counting as paid leave what bundle syncs walk.
+    const gone = <T extends { orderId: number }>(name: string, event: EventType<T>, isGone: (payload: T) => boolean) => {
+      const { handler, shortcut } = onPaidOrderGone(downloads, isGone);
+      ctx.consume(name, event, handler, { shortcut });
+    };
+    gone('fulfillment.forget_cancelled_orders', OrderEvents.orderCancelled, (o) => o.wasPaid);
+    gone('fulfillment.forget_refunded_orders', OrderEvents.orderRefunded, (o) => o.full);
+    gone('fulfillment.forget_deleted_orders', OrderEvents.orderDeleted, () => true);
   },
 });

@@ -306,4 +306,30 @@ describe('POST /bundle/<id>/sync-purchasers', () => {
     }, W);
     expect(synced).toMatchObject({ total: 1, processed: 1, granted_downloads: 0, synced_orders: [paid], done: true });
   });
+
+  it('walks past orders that no longer count as paid (refunded in full, cancelled after payment, deleted)', async () => {
+    const a = await downloadable('Gone track', [{ name: 'A', file: 'extra.txt' }]);
+    const bundle = await seed.simpleProduct({ title: 'Gone album', productType: 'bundle', bundleProductIds: { ids: [a.id] } });
+    const path = `/shop/v1/bundle/${bundle.id}/sync-purchasers`;
+    const [kept, refunded, cancelled, deleted] = [
+      await payOrder(0, [Number(bundle.id)]),
+      await payOrder(0, [Number(bundle.id)]),
+      await payOrder(0, [Number(bundle.id)]),
+      await payOrder(0, [Number(bundle.id)]),
+    ];
+    await waitFor(async () => (await admin.post(path)).body.total === 4, W);
+    const who = { customerId: 0, billingEmail: '', billingFirstName: '', orderKey: 'k' };
+    await publishEvent(events, OrderEvents.orderRefunded, { ...who, orderId: refunded, amount: '10.00', currency: 'USD', full: true, reason: '' });
+    await publishEvent(events, OrderEvents.orderCancelled, {
+      ...who, orderId: cancelled, reservationId: '', lines: [], couponCodes: [], wasPaid: true, total: '10.00', currency: 'USD', previousStatus: 'processing',
+    });
+    await publishEvent(events, OrderEvents.orderDeleted, {
+      orderId: deleted, customerId: 0, status: 'completed', paidStatus: 'paid', reservationId: '', lines: [], counted: true, countedAmount: '10.00',
+    });
+    const synced = await waitFor(async () => {
+      const res = await admin.post(path);
+      return res.body.total === 1 ? res.body : undefined;
+    }, W);
+    expect(synced).toMatchObject({ total: 1, synced_orders: [kept] });
+  });
 });

@@ -26,3 +26,20 @@ export function onOrderPaid(domain: DownloadsDomain, logger: Logger): EventHandl
 export function orderPaidShortcut(domain: DownloadsDomain): EventShortcut<orders.OrderPaid> {
   return (envelope) => domain.downloads.recordGuestPaidOrder(paidOrder(envelope));
 }
+
+/**
+ * An order that no longer counts as paid: cancelled after payment, fully
+ * refunded, or deleted. Its lines leave the paid orders a bundle sync walks.
+ * One idempotent statement, no inbox transaction (the shortcut does it all).
+ */
+export function onPaidOrderGone<T extends { orderId: number }>(domain: DownloadsDomain, gone: (payload: T) => boolean) {
+  const forget = async (envelope: EventEnvelope<T>) => {
+    if (gone(envelope.payload)) await domain.downloads.forgetPaidOrder(Number(envelope.payload.orderId));
+  };
+  const handler: EventHandler<T> = (envelope) => forget(envelope);
+  const shortcut: EventShortcut<T> = async (envelope) => {
+    await forget(envelope);
+    return true;
+  };
+  return { handler, shortcut };
+}

@@ -43,6 +43,11 @@ export async function recordPaidLinesNow(reader: Reader, lines: readonly PaidLin
   if (lines.length) await reader.query(...paidLinesInsert(lines));
 }
 
+/** Forgets an order's paid lines (idempotent by itself: no transaction needed). */
+export async function forgetPaidLines(reader: Reader, orderId: number): Promise<void> {
+  await reader.query(`delete from ${L} where "order_id" = ?`, [orderId]);
+}
+
 /** Inserts the permissions that do not exist yet (one per order, product and file); returns the new ones. */
 export async function insertPermissions(em: EntityManager, grants: NewPermission[]): Promise<DownloadPermission[]> {
   const created: DownloadPermission[] = [];

@@ -11,6 +11,7 @@ import {
   insertSession,
   listCustomerPermissions,
   recordPaidLines,
+  forgetPaidLines,
   recordPaidLinesNow,
 } from '../../persistence/downloads.repository';
 import { badSignature, linkExpired, permissionGone, permissionNotFound, sessionNotFound } from './errors';
@@ -90,6 +91,15 @@ export class Downloads {
     if (order.customerId) return false;
     await recordPaidLinesNow(this.deps.db.reader, paidLines(order));
     return true;
+  }
+
+  /**
+   * An order no longer paid (cancelled after payment, fully refunded, deleted):
+   * bundle syncs walk past it (they grant to past paid orders). Permissions
+   * already granted are not revoked here.
+   */
+  async forgetPaidOrder(orderId: number): Promise<void> {
+    await forgetPaidLines(this.deps.db.reader, orderId);
   }
 
   async listForCustomer(customerId: number, page: number, perPage: number) {
