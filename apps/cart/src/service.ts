@@ -3,7 +3,7 @@ import { cart } from '@storefront/proto/cart';
 import { ConfigError, defineService } from '@storefront/service-kit';
 import { CartConfigSchema } from './config';
 import { createCartDomain } from './domain';
-import { orderPaidConsumer, orderPaidShortcut } from './events/order-paid';
+import { orderFailedConsumer, orderFailedShortcut, orderPaidConsumer, orderPaidShortcut } from './events/order-paid';
 import { onPricingDataChanged } from './events/pricing-data-changed';
 import { cartHandlers } from './grpc/cart.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
@@ -50,6 +50,9 @@ export const cartService = defineService({
 
     ctx.consume('cart.empty_paid_checkouts', OrderEvents.orderPaid, orderPaidConsumer(domain, logger), {
       shortcut: orderPaidShortcut(domain),
+    });
+    ctx.consume('cart.fail_action_checkouts', OrderEvents.orderFailed, orderFailedConsumer(domain, logger), {
+      shortcut: orderFailedShortcut(domain),
     });
 
     const unsubscribe = onPricingDataChanged(ctx.transport, (what) => {

@@ -88,6 +88,8 @@ describe('POST /checkout/place', () => {
     expectError(unknownCountry, 422, 'shop_checkout_invalid_fields');
     expect(unknownCountry.body.data.fields).toHaveProperty('billing_country');
     expectError(await place(c, { payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
+    // An unknown gateway is named whatever else is wrong with the request.
+    expectError(await c.post('/shop/v1/checkout/place', { fields: {}, payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
     expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
     // A payload the card gateway cannot read is refused before anything is made for it: no order, no stock taken.
     const orders = async () => Number((await admin.get('/shop/v1/order')).headers.get('x-platform-total'));
@@ -136,6 +138,23 @@ describe('POST /checkout/place', () => {
     await waitFor(async () => (await c.get('/shop/v1/cart')).body.item_count === 0, 20_000, 200);
   });
 
+  it('an action step declined at the bank: the same request again places anew (not a replay of the dead step)', async () => {
+    const c = await shopper();
+    const first = await place(c, { payment_method: 'test_card', payment_payload: ACTION });
+    expect(first.body.requires_action).toBe(true);
+    const intentId = new URL(first.body.redirect).searchParams.get('intent_id');
+    const declined = await c.post('/shop/v1/test-card/authorize', { intent_id: intentId, outcome: 'decline' });
+    expect(declined.status).toBe(200);
+    expect((await admin.get(`/shop/v1/order/${first.body.order_id}`)).body.status).toBe('failed');
+    // order_failed reaches the cart: the checkout that waited fails, the cart (kept) is a new attempt.
+    const again = (await waitFor(async () => {
+      const res = await place(c, { payment_method: 'test_card', payment_payload: ACTION });
+      return res.status === 200 && res.body.order_id !== first.body.order_id ? res : undefined;
+    }, 20_000, 200))!;
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.requires_action).toBe(true);
+  });
+
   it('Idempotency-Key: a retry replays the first result (header), a changed body is 422', async () => {
     const c = await shopper();
     const first = await place(c, {}, { 'idempotency-key': 'order-attempt-1' });
@@ -146,6 +165,16 @@ describe('POST /checkout/place', () => {
     expect(again.body.order_id).toBe(first.body.order_id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expectError(await place(c, { payment_method: 'bacs' }, { 'idempotency-key': 'order-attempt-1' }), 422, 'shop_idempotency_key_reused');
+    // An error answer replays too, marked the same way (and only by the header).
+    const declinedCart = await shopper();
+    const declined = await place(declinedCart, { payment_method: 'test_card', payment_payload: DECLINED }, { 'idempotency-key': 'declined-attempt' });
+    expectError(declined, 402, 'shop_payment_declined');
+    expect(declined.headers.get('idempotent-replayed')).toBeNull();
+    const declinedAgain = await place(declinedCart, { payment_method: 'test_card', payment_payload: DECLINED }, { 'idempotency-key': 'declined-attempt' });
+    expectError(declinedAgain, 402, 'shop_payment_declined');
+    expect(declinedAgain.body.data.order_id).toBe(declined.body.data.order_id);
+    expect(declinedAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(declinedAgain.body.data).not.toHaveProperty('idempotent_replayed');
     // Up to 255 printable characters (contract).
     expectError(await place(await shopper(), {}, { 'idempotency-key': 'k'.repeat(256) }), 400, 'rest_invalid_param');
   });

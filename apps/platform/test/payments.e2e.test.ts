@@ -403,6 +403,10 @@ describe('saved payment methods', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(again.body.token.id).toBe(first.body.token.id);
+    // The same body with its keys in another order is the same request.
+    const reordered = await addCard(alice, { cvc: VISA.cvc, exp_year: VISA.exp_year, exp_month: VISA.exp_month, card_number: VISA.card_number }, key);
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+    expect(reordered.body.token.id).toBe(first.body.token.id);
     expect((await alice.get('/shop/v1/me/payment-methods')).body).toHaveLength(1);
     expectError(await addCard(alice, { ...VISA, exp_month: 11 }, key), 422, 'shop_idempotency_key_reused');
     // Keys are per caller: Bob's same key is his own.

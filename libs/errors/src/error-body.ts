@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error';
+import { REPLAYED_ERROR } from './replay';
 
 /** The spec's serialized error object; `data.status` always equals the HTTP status. */
 export interface ErrorBody {
@@ -8,5 +9,7 @@ export interface ErrorBody {
 }
 
 export function toErrorBody(err: DomainError): ErrorBody {
-  return { code: err.code, message: err.message, data: { ...err.data, status: err.status } };
+  // The replay mark is a header's business (Idempotent-Replayed), not the body's.
+  const { [REPLAYED_ERROR]: _replayed, ...data } = err.data;
+  return { code: err.code, message: err.message, data: { ...data, status: err.status } };
 }

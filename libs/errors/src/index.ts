@@ -13,3 +13,5 @@ export {
   internalError,
 } from './factories';
 export { toErrorBody, type ErrorBody } from './error-body';
+export { REPLAYED_ERROR, replayedError, isReplayedError } from './replay';
+export { canonicalJson, requestFingerprint } from './fingerprint';

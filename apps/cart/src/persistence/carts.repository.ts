@@ -171,6 +171,22 @@ export async function clearPlacedCart(em: EntityManager, id: string, revision: n
   return true;
 }
 
+/**
+ * A cart whose placement failed after it was answered (its action step was
+ * declined or expired): a new revision, unless the customer changed it since,
+ * so the same request is a new checkout, not a replay; the failed order is no
+ * longer its draft.
+ */
+export async function bumpFailedCart(em: EntityManager, id: string, revision: number, orderId: number, now: Date): Promise<boolean> {
+  const rows = await em.execute(
+    `update ${T.carts} set revision = revision + 1, updated_at = ?,
+       draft_order_id = case when draft_order_id = ? then 0 else draft_order_id end
+     where id = ? and revision = ? returning id`,
+    [now, orderId, id, revision],
+  );
+  return rows.length > 0;
+}
+
 export async function deleteCart(em: EntityManager, id: string): Promise<void> {
   await deleteLines(em, id);
   await em.execute(`delete from ${T.carts} where id = ?`, [id]);

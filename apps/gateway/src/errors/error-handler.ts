@@ -1,11 +1,13 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { DomainError, toErrorBody } from '@storefront/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, isReplayedError, toErrorBody } from '@storefront/errors';
 import { validationError } from './validation-errors';
 
 /** Sends the spec's error object; `data.status` equals the HTTP status. */
-export function sendError(reply: FastifyReply, err: DomainError): FastifyReply {
+export function sendError(reply: FastifyReply, err: DomainError, request?: FastifyRequest): FastifyReply {
   const retryAfter = err.data.retry_after;
   if (err.status === 429 && retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
+  // The first answer of an Idempotency-Key, an error this time, replayed (as the success path marks it).
+  if (isReplayedError(err) && request?.caller?.idempotencyKey) reply.header('Idempotent-Replayed', 'true');
   return reply.code(err.status).type('application/json; charset=utf-8').send(toErrorBody(err));
 }
 
@@ -19,7 +21,7 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 /** Every failure, including framework ones, leaves as the spec's error object without stacks or SQL. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
-    if (DomainError.is(error)) return sendError(reply, error);
+    if (DomainError.is(error)) return sendError(reply, error, request);
     if (error.validation) return sendError(reply, validationError(error.validation, error.validationContext ?? 'body'));
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return sendError(reply, new DomainError(known[1], known[0], known[2]));

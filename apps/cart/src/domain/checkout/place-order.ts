@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DomainError, invalidParams, unprocessable } from '@storefront/errors';
+import { DomainError, invalidParams, replayedError, unprocessable } from '@storefront/errors';
 import { findCheckoutByKey, insertCheckout, leaseCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
 import type { CartRecord } from '../../persistence/cart-record';
 import type { Actor } from '../actor';
@@ -35,11 +35,12 @@ export function requireCheckoutServices(deps: CartDeps) {
   }
 }
 
-/** A stored saga result as the caller sees it: the result, or the first error again. */
-export function unwrap(outcome: SagaResult | null | undefined): PaymentResultView {
+/** A stored saga result as the caller sees it: the result, or the first error again (`replayed`: marked as a replay). */
+export function unwrap(outcome: SagaResult | null | undefined, replayed = false): PaymentResultView {
   if (outcome && 'error' in outcome && outcome.error) {
     const e = outcome.error;
-    throw new DomainError(e.code, e.status, e.message, e.data);
+    const err = new DomainError(e.code, e.status, e.message, e.data);
+    throw replayed ? replayedError(err) : err;
   }
   if (!outcome || !('result' in outcome)) throw new DomainError('shop_checkout_in_progress', 409, 'This checkout is still being processed; retry shortly.');
   return outcome.result;
@@ -131,12 +132,13 @@ export class PlaceOrder {
     if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
       throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
     }
-    const problems = requiredProblems(fields, snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED);
-    if (Object.keys(problems).length) throw fieldErrors(problems);
-    for (const l of snapshot.lines) assertStock(l, l.quantity);
+    // The gateway first: an unknown one is the contract's 422 shop_checkout_invalid_gateway whatever else is wrong.
     const gateways = await this.states.availableGateways(actor, snapshot);
     const gateway = gateways.find((g) => g.id === input.paymentMethod);
     if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
+    const problems = requiredProblems(fields, snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED);
+    if (Object.keys(problems).length) throw fieldErrors(problems);
+    for (const l of snapshot.lines) assertStock(l, l.quantity);
     // A gateway that reads a payload (a card) checks it now, before stock, coupons or an order are taken for it.
     if (gateway.hasFields) {
       await this.deps.payments!.validatePayment({ gatewayId: gateway.id, payloadJson: input.payloadJson, customerId: actor.userId }, actor);
@@ -194,6 +196,6 @@ export class PlaceOrder {
       await new Promise((r) => setTimeout(r, 100));
       current = await findCheckoutByKey(this.deps.db.reader, c.checkoutKey);
     }
-    return unwrap(current?.outcome as SagaResult | null);
+    return unwrap(current?.outcome as SagaResult | null, true);
   }
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Type, type Static } from 'typebox';
+import { requestFingerprint } from '@storefront/errors';
 import type { CartClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { idempotencyKeyOf } from '../../http/idempotency-key';
@@ -96,12 +96,8 @@ function fieldStrings(fields: FieldMap | undefined): Record<string, string> {
 
 /** A stable hash of a body (keys sorted), for Idempotency-Key reuse checks and derived keys. */
 function bodyHash(body: object): string {
-  const canonical = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-      : Array.isArray(v) ? v.map(canonical) : v;
   const { session_id: _ignored, ...rest } = body as Record<string, unknown>;
-  return createHash('sha256').update(JSON.stringify(canonical(rest))).digest('hex');
+  return requestFingerprint(rest);
 }
 
 const tags = ['cart'];

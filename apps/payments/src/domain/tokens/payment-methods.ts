@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { DomainError, invalidParams, missingParams } from '@storefront/errors';
+import { DomainError, invalidParams, missingParams, requestFingerprint } from '@storefront/errors';
 import type { CallerContext } from '@storefront/grpc-client';
 import { findResponse, storeResponse } from '../../persistence/idempotency.repository';
 import { findIntent, setIntentStatus } from '../../persistence/intents.repository';
@@ -83,7 +82,8 @@ export class PaymentMethods {
     const payload = parsePayload(input.payloadJson);
     const fields = parsePayload(input.fieldsJson, 'fields');
     const key = input.idempotencyKey || caller.idempotencyKey || '';
-    const fingerprint = createHash('sha256').update(JSON.stringify([input.paymentMethod, payload, fields])).digest('hex');
+    // Keys sorted: the same body with its keys in another order is the same request.
+    const fingerprint = requestFingerprint([input.paymentMethod, payload, fields]);
     if (key) {
       const stored = await findResponse(this.deps.db.em(), customerId, key, IDEMPOTENCY_TTL_SECONDS);
       if (stored) {
