@@ -414,6 +414,15 @@ describe('saved payment methods', () => {
     expect(bobs.headers.get('idempotent-replayed')).toBeNull();
     expect(bobs.body.token.id).not.toBe(first.body.token.id);
     expectInvalid(await addCard(alice, VISA, { 'idempotency-key': 'x'.repeat(256) }), 'Idempotency-Key');
+    // A decline is the key's first answer too: replayed (marked), not tried again.
+    const declinedCard = { ...VISA, card_number: '4000000000000002' };
+    const declined = await addCard(alice, declinedCard, { 'idempotency-key': 'declined-add' });
+    expect(declined.status).toBeGreaterThanOrEqual(400);
+    expect(declined.headers.get('idempotent-replayed')).toBeNull();
+    const declinedAgain = await addCard(alice, declinedCard, { 'idempotency-key': 'declined-add' });
+    expect(declinedAgain.status).toBe(declined.status);
+    expect(declinedAgain.body.code).toBe(declined.body.code);
+    expect(declinedAgain.headers.get('idempotent-replayed')).toBe('true');
     await alice.delete(`/shop/v1/payment-methods/${first.body.token.id}`);
     await bob.delete(`/shop/v1/payment-methods/${bobs.body.token.id}`);
   });

@@ -1,4 +1,4 @@
-import { DomainError, invalidParams, missingParams, requestFingerprint } from '@storefront/errors';
+import { DomainError, invalidParams, missingParams, replayedError, requestFingerprint } from '@storefront/errors';
 import type { CallerContext } from '@storefront/grpc-client';
 import { findResponse, storeResponse } from '../../persistence/idempotency.repository';
 import { findIntent, setIntentStatus } from '../../persistence/intents.repository';
@@ -88,7 +88,7 @@ export class PaymentMethods {
       const stored = await findResponse(this.deps.db.em(), customerId, key, IDEMPOTENCY_TTL_SECONDS);
       if (stored) {
         if (stored.fingerprint !== fingerprint) throw idempotencyKeyReused();
-        return { ...(stored.response as unknown as AddResult), replayed: true };
+        return replayStored(stored.response);
       }
     }
     const view = (await this.catalog.views()).find((v) => v.gateway.id === input.paymentMethod && v.enabled);
@@ -113,7 +113,12 @@ export class PaymentMethods {
       card = await view.gateway.addPaymentMethod({ customerId, payload, fields }, env);
     } catch (err) {
       if (DomainError.is(err) && err.code === 'shop_payment_method_declined') {
-        await this.deps.db.em().transactional((em) => this.defence.recordFailure(em, clientIp));
+        // The decline is this key's first answer: a retry with the key hears it again (no second
+        // attempt at the processor, no second failure counted against the client).
+        await this.deps.db.em().transactional(async (em) => {
+          await this.defence.recordFailure(em, clientIp);
+          if (key) await storeResponse(em, customerId, key, fingerprint, { error: { code: err.code, status: err.status, message: err.message, data: err.data } }, IDEMPOTENCY_TTL_SECONDS);
+        });
       }
       throw err;
     }
@@ -130,7 +135,7 @@ export class PaymentMethods {
     if (!outcome) {
       const stored = await findResponse(this.deps.db.em(), customerId, key, IDEMPOTENCY_TTL_SECONDS);
       if (!stored || stored.fingerprint !== fingerprint) throw idempotencyKeyReused();
-      return { ...(stored.response as unknown as AddResult), replayed: true };
+      return replayStored(stored.response);
     }
     return outcome;
   }
@@ -185,4 +190,11 @@ export class PaymentMethods {
     const view = (await this.catalog.views()).find((v) => v.gateway.id === token.gatewayId)!;
     return this.payments.environment(view, customerId, await this.deps.site.siteUrl());
   }
+}
+
+/** A stored first answer of an Idempotency-Key again: the result, or the decline it was. */
+function replayStored(response: Record<string, unknown>): AddResult {
+  const error = response.error as { code: string; status: number; message: string; data: Record<string, unknown> } | undefined;
+  if (error) throw replayedError(new DomainError(error.code, error.status, error.message, error.data ?? {}));
+  return { ...(response as unknown as AddResult), replayed: true };
 }
