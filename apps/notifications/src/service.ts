@@ -49,13 +49,15 @@ export const notificationsService = defineService({
     ctx.addGrpcService(notifications.ActivityLogServiceService, activityLogHandlers(domain));
 
     // Email consumers send with no transaction open and record in one statement (events/email-consumer.ts).
-    const consumeEmails = <T>(name: string, event: EventType<T>, { handler, shortcut }: EmailConsumer<T>) =>
-      ctx.consume(name, event, handler, { shortcut });
+    const consumeEmails = <T>(name: string, event: EventType<T>, { handler, shortcut }: EmailConsumer<T>, startAt?: 'new') =>
+      ctx.consume(name, event, handler, { shortcut, startAt });
     consumeEmails('notifications.welcome_email', CustomerEvents.customerCreated, onCustomerCreated(domain));
     consumeEmails('notifications.reset_email', CustomerEvents.passwordResetRequested, onPasswordResetRequested(domain));
     consumeEmails('notifications.erasure_email', CustomerEvents.erasureRequested, onErasureRequested(domain));
     consumeEmails('notifications.order_placed_email', OrderEvents.orderPlaced, onOrderPlaced(domain));
-    consumeEmails('notifications.order_status_email', OrderEvents.orderStatusChanged, onOrderStatusChanged(domain));
+    // Added to running systems (session 10): it starts with new events, or the week of status changes the
+    // stream retains would announce again orders order_placed already announced.
+    consumeEmails('notifications.order_status_email', OrderEvents.orderStatusChanged, onOrderStatusChanged(domain), 'new');
     consumeEmails('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
     consumeEmails('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
     consumeEmails('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));

@@ -305,6 +305,25 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     expect(paid.body.order_id).not.toBe(declined.body.data.order_id);
   });
 
+  it('a cart changed while its action step was pending, then declined, still places (the failed draft is let go)', async () => {
+    const c = await shopper();
+    await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
+    const intent = await c.post('/shop/v1/checkout/payment-intent/test_card', {});
+    expect(intent.status).toBe(200);
+    const pending = await place(c, { payment_method: 'test_card', payment_payload: ACTION });
+    expect(pending.body).toMatchObject({ requires_action: true, order_id: intent.body.order_id });
+    const key = (await c.get('/shop/v1/cart')).body.items[0].item_key;
+    expect((await c.patch(`/shop/v1/cart/items/${key}`, { quantity: 2 })).status).toBe(200);
+    const intentId = new URL(pending.body.redirect).searchParams.get('intent_id');
+    expect((await c.post('/shop/v1/test-card/authorize', { intent_id: intentId, outcome: 'decline' })).status).toBe(200);
+    const placed = (await waitFor(async () => {
+      const res = await place(c, { payment_method: 'test_card', payment_payload: GOOD });
+      return res.status === 200 ? res : undefined;
+    }, 20_000, 200))!;
+    expect(placed.body.order_id).not.toBe(pending.body.order_id);
+    expect(placed.body.payment_status).toBe('paid');
+  });
+
   it("pay-order: a refused payload leaves the order payable; a payer by order key cannot use the owner's saved card", async () => {
     const owner = new ShopClient(stack.url);
     const email = `owner-${Date.now()}@example.com`;

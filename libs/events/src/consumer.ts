@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EventType } from './event-type';
 import { envelopeFromHeaders, type EventEnvelope } from './envelope';
-import type { EventTransport, StopConsuming, TransportMessage } from './transport';
+import type { DurableOptions, EventTransport, StopConsuming, TransportMessage } from './transport';
 import { runWithTraceparent, SpanKind, type Tracing } from '@storefront/telemetry';
 
 /** A consumer's record of having handled an event: its inbox row's key. */
@@ -52,6 +52,8 @@ export type EventShortcut<T> = (envelope: EventEnvelope<T>, consumer: string) =>
 
 export interface ConsumeOptions<T> {
   shortcut?: EventShortcut<T>;
+  /** Where a new durable starts (DurableOptions): `new` for a consumer added to a running system. */
+  startAt?: DurableOptions['startAt'];
 }
 
 /** Deliveries of one event to one consumer before it is parked as poison (EVENTS_MAX_DELIVER). */
@@ -83,6 +85,7 @@ export async function consumeEvent<T>(options: {
   /** When set, each handling is a CONSUMER span under the publish span (the message's traceparent). */
   tracing?: Tracing;
   shortcut?: EventShortcut<T>;
+  startAt?: DurableOptions['startAt'];
 }): Promise<StopConsuming> {
   const { orm, schema, transport, logger, consumer, event, handler, tracing, shortcut } = options;
   const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
@@ -133,7 +136,7 @@ export async function consumeEvent<T>(options: {
         'event parked after its delivery limit (see parked_event)',
       );
     }
-  });
+  }, { startAt: options.startAt });
 }
 
 /** The durable consumer name `consumeEvent` registers for `consumer`. */

@@ -1,4 +1,4 @@
-import type { EventTransport, StopConsuming, TransportMessage } from './transport';
+import type { DurableOptions, EventTransport, StopConsuming, TransportMessage } from './transport';
 import { subjectMatches } from './transport';
 
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
@@ -61,10 +61,13 @@ export class InProcessTransport implements EventTransport {
     name: string,
     subject: string,
     handler: (message: TransportMessage) => Promise<void>,
+    options: DurableOptions = {},
   ): Promise<StopConsuming> {
     const durable: Durable = { subject, queue: [], handler, pumping: false, stopped: false, idle: Promise.resolve() };
     this.durables.set(name, durable);
-    for (const message of this.retained) if (subjectMatches(subject, message.subject)) this.enqueue(durable, message);
+    if (options.startAt !== 'new') {
+      for (const message of this.retained) if (subjectMatches(subject, message.subject)) this.enqueue(durable, message);
+    }
     return async () => {
       durable.stopped = true;
       this.durables.delete(name);

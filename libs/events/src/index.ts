@@ -1,6 +1,6 @@
 export { defineEvent, type EventType, type EventCodec } from './event-type';
 export { type EventEnvelope, envelopeHeaders, envelopeFromHeaders } from './envelope';
-export { type EventTransport, type TransportMessage, type StopConsuming, subjectMatches } from './transport';
+export { type DurableOptions, type EventTransport, type TransportMessage, type StopConsuming, subjectMatches } from './transport';
 export { connectJetStream, type JetStreamOptions } from './jetstream-transport';
 export { InProcessTransport } from './in-process-transport';
 export { recordEvent, outboxRow, outboxInsert, outboxParams, intoOutbox, intoRows, type OutboxRow, type EventSink } from './outbox';

@@ -11,7 +11,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import type { EventTransport, StopConsuming, TransportMessage } from './transport';
+import type { DurableOptions, EventTransport, StopConsuming, TransportMessage } from './transport';
 
 export interface JetStreamOptions {
   url: string;
@@ -119,11 +119,14 @@ class JetStreamTransport implements EventTransport {
     durable: string,
     subject: string,
     handler: (message: TransportMessage) => Promise<void>,
+    options: DurableOptions = {},
   ): Promise<StopConsuming> {
+    // The start policy applies to a new durable only; an existing one keeps its own (and its position).
+    const existing = await this.jsm.consumers.info(this.options.stream, durable).catch(() => undefined);
     await this.jsm.consumers.add(this.options.stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: existing?.config.deliver_policy ?? (options.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All),
       filter_subject: subject,
       ack_wait: nanos(30_000),
     });

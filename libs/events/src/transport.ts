@@ -12,6 +12,16 @@ export type StopConsuming = () => Promise<void>;
  * What carries events between services: NATS JetStream in tests and
  * production, an in-process bus for the single-process development launcher.
  */
+export interface DurableOptions {
+  /**
+   * Where a durable consumer that does not exist yet starts: `all` (default)
+   * replays what the stream retains; `new` starts with what is published from
+   * now on (a consumer added to a running system, whose past events other
+   * consumers already acted on). An existing durable keeps its position.
+   */
+  startAt?: 'all' | 'new';
+}
+
 export interface EventTransport {
   readonly kind: 'jetstream' | 'in-process';
   /** Full subject for a prefix-less subject (`customers.customer_created.v1`). */
@@ -22,7 +32,12 @@ export interface EventTransport {
    * Durable, at-least-once delivery to one named consumer group; a handler
    * that throws gets the message again later.
    */
-  consume(durable: string, subject: string, handler: (message: TransportMessage) => Promise<void>): Promise<StopConsuming>;
+  consume(
+    durable: string,
+    subject: string,
+    handler: (message: TransportMessage) => Promise<void>,
+    options?: DurableOptions,
+  ): Promise<StopConsuming>;
   /** Messages the broker holds for a durable consumer, delivered or not, not yet acknowledged (its lag). */
   pendingFor(durable: string): Promise<number>;
   /** Every subscriber gets every message, best effort (cache invalidation). */

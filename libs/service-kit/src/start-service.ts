@@ -119,6 +119,7 @@ export async function startService<S extends TObject>(
             maxDeliver: config.EVENTS_MAX_DELIVER,
             tracing,
             shortcut: options?.shortcut,
+            startAt: options?.startAt,
           }),
         );
       },

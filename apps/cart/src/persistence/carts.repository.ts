@@ -173,16 +173,17 @@ export async function clearPlacedCart(em: EntityManager, id: string, revision: n
 
 /**
  * A cart whose placement failed after it was answered (its action step was
- * declined or expired): a new revision, unless the customer changed it since,
- * so the same request is a new checkout, not a replay; the failed order is no
- * longer its draft.
+ * declined or expired): a new revision unless the customer changed it since
+ * (then it has one already), so the same request is a new checkout, not a
+ * replay; the failed order is no longer its draft either way.
  */
 export async function bumpFailedCart(em: EntityManager, id: string, revision: number, orderId: number, now: Date): Promise<boolean> {
   const rows = await em.execute(
-    `update ${T.carts} set revision = revision + 1, updated_at = ?,
+    `update ${T.carts} set updated_at = ?,
+       revision = case when revision = ? then revision + 1 else revision end,
        draft_order_id = case when draft_order_id = ? then 0 else draft_order_id end
-     where id = ? and revision = ? returning id`,
-    [now, orderId, id, revision],
+     where id = ? and (revision = ? or draft_order_id = ?) returning id`,
+    [now, revision, orderId, id, revision, orderId],
   );
   return rows.length > 0;
 }

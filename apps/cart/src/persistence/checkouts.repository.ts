@@ -170,7 +170,7 @@ export async function touchCheckoutCart(em: EntityManager, cartId: string, draft
 export async function recordIfNoActionCheckout(reader: Reader, orderId: number, inbox: InboxKey): Promise<boolean> {
   const rows = await reader.query<{ waiting: boolean }>(
     `with waiting as (
-       select 1 from ${T.checkouts} where order_id = ? and kind = 'place' and status = 'action' limit 1
+       select 1 from ${T.checkouts} where order_id = ? and status = 'action' limit 1
      ),
      ${inboxInsert('cart', 'handled', 'not exists (select 1 from waiting)')}
      select exists (select 1 from waiting) as waiting`,
@@ -180,24 +180,24 @@ export async function recordIfNoActionCheckout(reader: Reader, orderId: number, 
 }
 
 /**
- * The place checkout of an order still waiting on its action step, closed as
+ * The checkout (placement or pay-order) of an order still waiting on its action step, closed as
  * failed with `outcome` (the answer a retry under the same key replays); null
  * when none waits.
  */
 export async function failActionCheckout(em: EntityManager, orderId: number, outcome: Record<string, unknown>, now: Date) {
   const rows = await em.execute<{ cart_id: string | null; cart_revision: number }[]>(
     `update "cart"."checkouts" set status = 'failed', step = 'done', outcome = ?::jsonb, updated_at = ?
-     where order_id = ? and kind = 'place' and status = 'action' returning cart_id, cart_revision`,
+     where order_id = ? and status = 'action' returning cart_id, cart_revision`,
     [JSON.stringify(outcome), now, orderId],
   );
   return rows[0] ? { cartId: rows[0].cart_id, cartRevision: rows[0].cart_revision } : null;
 }
 
-/** The place checkout of an order still waiting on its action step, marked succeeded; null otherwise. */
+/** The checkout (placement or pay-order) of an order still waiting on its action step, marked succeeded; null otherwise. */
 export async function completeActionCheckout(em: EntityManager, orderId: number, now: Date) {
   const rows = await em.execute<{ cart_id: string | null; cart_revision: number }[]>(
     `update "cart"."checkouts" set status = 'succeeded', updated_at = ?
-     where order_id = ? and kind = 'place' and status = 'action' returning cart_id, cart_revision`,
+     where order_id = ? and status = 'action' returning cart_id, cart_revision`,
     [now, orderId],
   );
   return rows[0] ? { cartId: rows[0].cart_id, cartRevision: rows[0].cart_revision } : null;

@@ -47,10 +47,15 @@ export const Checkout = defineEntity({
   tableName: 'checkouts',
   indexes: [
     { name: 'checkouts_status_updated_idx', properties: ['status', 'updatedAt'] },
-    // An order's placements, newest first: every order_paid asks whether one waits on its action step.
+    // An order's placements, newest first (findCheckoutByOrder).
     {
       name: 'checkouts_place_order_idx',
       expression: `create index "checkouts_place_order_idx" on "cart"."checkouts" ("order_id", "created_at" desc) where "kind" = 'place'`,
+    },
+    // Checkouts waiting on an action step, by order: every order_paid and order_failed asks.
+    {
+      name: 'checkouts_action_order_idx',
+      expression: `create index "checkouts_action_order_idx" on "cart"."checkouts" ("order_id") where "status" = 'action'`,
     },
   ],
   uniques: [{ name: 'checkouts_checkout_key_key', properties: ['checkoutKey'] }],

@@ -36,7 +36,8 @@ export async function installHttpConventions(app: FastifyInstance): Promise<void
       reply.header('Cache-Control', 'no-store');
       return done(null, body);
     }
-    const personal = request.caller?.userId > 0 || SESSION_SCOPED.test(request.url);
+    // The route it matched, not the raw URL (`//shop/v1/cart` reaches the cart route too).
+    const personal = request.caller?.userId > 0 || SESSION_SCOPED.test(request.routeOptions.url ?? request.url);
     reply.header('Cache-Control', personal ? 'private, no-cache' : 'public, no-cache');
     if (!isText(body)) return done(null, body);
     const etag = etagOf(reply, body, fields);

@@ -41,7 +41,9 @@ export function onOrderPlaced(domain: NotificationsDomain) {
 /** orders.order_status_changed: an order leaving "being placed" for "placed" (paid, or on hold) is announced. */
 export function onOrderStatusChanged(domain: NotificationsDomain) {
   return emailConsumer<orders.OrderStatusChanged>(domain, (o, site) =>
-    BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus) ? placedEmails(domain, site, o) : [],
+    // An event without the order's figures comes from an orders service older than these emails: its
+    // order was announced at order_placed.
+    BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus) && o.total ? placedEmails(domain, site, o) : [],
   );
 }
 

@@ -1,5 +1,6 @@
 import { initial } from './0001-initial';
 import { placeOrderIndex } from './0002-place-order-index';
+import { actionCheckoutIndex } from './0003-action-checkout-index';
 
 /** Every migration of the cart schema, in order. Append; never edit a released one. */
-export const migrations = [initial, placeOrderIndex];
+export const migrations = [initial, placeOrderIndex, actionCheckoutIndex];

@@ -206,7 +206,7 @@ export class Orders {
     const currency = input.currency || (await this.deps.store.currency());
     const now = this.deps.now();
     if (!input.draftOrderId) return this.insertFromCheckout(input, status, content, currency, actor, now);
-    return this.tx(async (em) => {
+    const promoted = await this.tx(async (em): Promise<{ order: Order; existing: boolean } | 'draft_gone'> => {
       const existingId = await findIdByCheckoutKey(em, input.checkoutKey);
       if (existingId && existingId !== input.draftOrderId) {
         return { order: (await findOrder(em, existingId))!, existing: true };
@@ -215,7 +215,8 @@ export class Orders {
       if (draft.customerId !== input.customerId) throw orderNotFound();
       if (draft.status !== 'checkout_draft') {
         if (draft.checkoutKey === input.checkoutKey) return { order: draft, existing: true };
-        throw invalidOrderInput({ draft_order_id: 'The draft order has already been placed.' });
+        // Placed (or failed) by an earlier checkout that the cart did not let go of: this one gets an order of its own.
+        return 'draft_gone';
       }
       await replaceContent(em, draft.id, content);
       await updateOrderFields(em, draft.id, {
@@ -236,6 +237,7 @@ export class Orders {
       }
       return { order: (await findOrder(em, draft.id))!, existing: false };
     });
+    return promoted === 'draft_gone' ? this.insertFromCheckout(input, status, content, currency, actor, now) : promoted;
   }
 
   /**
@@ -639,8 +641,10 @@ export class Orders {
 
   // ---- The customer's own orders ----
 
-  listMine(actor: Actor, page: number, perPage: number, statuses: string[]): Promise<OrderPage<OrderSummary>> {
+  async listMine(actor: Actor, page: number, perPage: number, statuses: string[]): Promise<OrderPage<OrderSummary>> {
     for (const s of statuses) if (!isOrderStatus(s)) throw invalidStatus(s);
+    // A caller without an account has no orders of its own (customer 0 is every guest's).
+    if (actor.userId <= 0) return { orders: [], total: 0 };
     return listOrderSummaries(this.deps.db.reader, {
       page: Math.max(1, page || 1),
       perPage: Math.min(100, Math.max(1, perPage || 10)),
