@@ -15,3 +15,4 @@ export {
 export { toErrorBody, type ErrorBody } from './error-body';
 export { REPLAYED_ERROR, replayedError, isReplayedError } from './replay';
 export { canonicalJson, requestFingerprint } from './fingerprint';
+export { isValidIdempotencyKey } from './idempotency-key';

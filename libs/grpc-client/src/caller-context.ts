@@ -1,4 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
+import { isValidIdempotencyKey } from '@storefront/errors';
 
 /**
  * Who is calling and on behalf of which request. The gateway resolves it once
@@ -36,8 +37,6 @@ const KEYS = {
   traceparent: 'traceparent',
 } as const;
 
-const PRINTABLE_KEY = /^[\x20-\x7e]{1,255}$/;
-
 export function callerToMetadata(caller: CallerContext, metadata = new Metadata()): Metadata {
   metadata.set(KEYS.userId, String(caller.userId));
   if (caller.login) metadata.set(KEYS.login, encodeURIComponent(caller.login));
@@ -47,7 +46,7 @@ export function callerToMetadata(caller: CallerContext, metadata = new Metadata(
   if (caller.sessionId) metadata.set(KEYS.sessionId, caller.sessionId);
   // Only a key the contract allows travels (the keyed routes refuse others with a 400 first): gRPC
   // metadata throws on anything but printable ASCII, which would turn a stray header into a 500.
-  if (caller.idempotencyKey && PRINTABLE_KEY.test(caller.idempotencyKey)) metadata.set(KEYS.idempotencyKey, caller.idempotencyKey);
+  if (caller.idempotencyKey && isValidIdempotencyKey(caller.idempotencyKey)) metadata.set(KEYS.idempotencyKey, caller.idempotencyKey);
   if (caller.clientIp) metadata.set(KEYS.clientIp, caller.clientIp);
   if (caller.traceparent) metadata.set(KEYS.traceparent, caller.traceparent);
   return metadata;

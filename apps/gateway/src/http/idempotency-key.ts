@@ -1,13 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { invalidParams } from '@storefront/errors';
-
-/** Contract: "up to 255 printable characters". */
-const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
+import { invalidParams, isValidIdempotencyKey } from '@storefront/errors';
 
 /** The request's `Idempotency-Key` ('' without one); 400 `rest_invalid_param` when it breaks the contract's rule. */
 export function idempotencyKeyOf(request: FastifyRequest): string {
   const key = request.caller.idempotencyKey;
   if (key === undefined) return '';
-  if (!PRINTABLE.test(key)) throw invalidParams({ 'Idempotency-Key': 'Idempotency-Key must be 1 to 255 printable characters.' });
+  if (!isValidIdempotencyKey(key)) throw invalidParams({ 'Idempotency-Key': 'Idempotency-Key must be 1 to 255 printable characters.' });
   return key;
 }

@@ -4,6 +4,7 @@ import type { PaymentsClients } from '../../clients';
 import type { TypedApp } from '../../context';
 import { idempotencyKeyOf } from '../../http/idempotency-key';
 import { errorResponses } from '../../http/responses';
+import { MAX_ID } from '../../http/schemas';
 import { SavedTokenSchema, savedTokenResource } from '../../resources/payment';
 
 const AddBody = Type.Object(
@@ -41,12 +42,10 @@ const Defaulted = Type.Object({ default: Type.Boolean(), token_id: Type.Integer(
 
 const tags = ['payments'];
 
-const MAX_TOKEN_ID = 2 ** 31 - 1;
-
 /** Path ids that are not token ids (not digits, or beyond the id column's range) read as "no such token" (404), never as a 400. */
 function tokenIdOf(raw: string): number {
   const id = /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
-  return id <= MAX_TOKEN_ID ? id : 0;
+  return id <= MAX_ID ? id : 0;
 }
 
 /** `payment-methods/*` (spec 4.12) and `me/payment-methods/*` (spec 4.9). */
