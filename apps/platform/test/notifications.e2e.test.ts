@@ -106,7 +106,7 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
 
 describe('order emails', () => {
   it('sends order received to the customer and new order to the store admin once the placement succeeds; paid, cancelled, refunded', async () => {
-    const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00' }];
+    const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00', tax: '0' }];
     const base = { orderId: 9001, customerId: 0, currency: 'USD', billingEmail: 'olga@example.com', billingFirstName: 'Olga', orderKey: 'k' };
     const placed = { status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date() };
     const changed = (orderId: number, billingEmail: string, fromStatus: string, toStatus: string) => ({
@@ -298,7 +298,12 @@ describe('/logs', () => {
     expect(entry).toEqual({
       id: expect.any(Number), status: 'warning', source: 'orders', message: 'Order 77 of [redacted] failed',
       context: { order_id: 77, from: 'pending', billing: {} }, created_at: expect.any(String),
+      _links: { self: [{ href: expect.stringMatching(new RegExp(`/shop/v1/logs/${entry.id}$`)) }], collection: [{ href: expect.stringMatching(/\/shop\/v1\/logs$/) }] },
     });
+    // Its self link answers (public, as the list); unknown and malformed ids do not.
+    expect((await guest().get(`/shop/v1/logs/${entry.id}`)).body).toEqual(entry);
+    expectError(await guest().get('/shop/v1/logs/99999999'), 404, 'shop_rest_invalid_id');
+    expectError(await guest().get('/shop/v1/logs/abc'), 400, 'rest_invalid_param');
     // Every entry, after every event of this file: no email, name or card number.
     const all = JSON.stringify(logs);
     expect(all).not.toMatch(/@example\.(com|test)/);

@@ -47,6 +47,7 @@ export const LogEntrySchema = Type.Object(
     message: Type.String(),
     context: Type.Object({}, { additionalProperties: true, description: 'PII-free details (ids, statuses).' }),
     created_at: DateTime('YYYY-MM-DD HH:MM:SS (UTC).'),
+    _links: LinksSchema,
   },
   { title: 'LogEntry' },
 );
@@ -77,7 +78,7 @@ export function emailLogResource(e: notifications.EmailLog, request: FastifyRequ
   };
 }
 
-export function logEntryResource(e: notifications.LogEntry) {
+export function logEntryResource(e: notifications.LogEntry, request: FastifyRequest) {
   let context: Record<string, unknown>;
   try {
     context = JSON.parse(e.contextJson || '{}') as Record<string, unknown>;
@@ -91,5 +92,6 @@ export function logEntryResource(e: notifications.LogEntry) {
     message: e.message,
     context,
     created_at: date(e.createdAt),
+    _links: resourceLinks(request, `/shop/v1/logs/${e.id}`, '/shop/v1/logs'),
   };
 }

@@ -15,6 +15,9 @@ export function activityLogHandlers(domain: NotificationsDomain): ServiceHandler
       });
       return { entries: entries.map(toProtoLogEntry), total };
     },
+    async getLog(req) {
+      return { entry: toProtoLogEntry(await domain.activity.get(Number(req.id))) };
+    },
     async deleteLogs(req) {
       return { deleted: await domain.activity.delete(req.ids.map(Number)) };
     },

@@ -95,6 +95,11 @@ export async function listActivityLogs(em: EntityManager, q: ActivityLogQuery): 
   return { entries: rows.map(toEntry), total: Number(count) };
 }
 
+export async function findActivityLog(em: EntityManager, id: number): Promise<ActivityLogEntry | null> {
+  const rows = await em.execute<Row[]>(`select * from ${T} where "id" = ?`, [id]);
+  return rows[0] ? toEntry(rows[0]) : null;
+}
+
 export async function deleteActivityLogs(em: EntityManager, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
   const marks = ids.map(() => '?').join(', ');

@@ -4,7 +4,7 @@ import { checkAccess } from '../../auth/access';
 import { errorResponses } from '../../http/responses';
 import { setPaginationHeaders } from '../../http/pagination';
 import { missingParams } from '@storefront/errors';
-import { Id, IdList, Page, PerPage } from '../../http/schemas';
+import { Id, IdList, IdParams, Page, PerPage } from '../../http/schemas';
 import { logEntryResource, LogEntrySchema, LogSettingsSchema } from '../../resources/notifications';
 
 const tags = ['notifications'];
@@ -68,8 +68,23 @@ export const logRoutes: RouteModule = (app, ctx) => {
         request.caller,
       );
       setPaginationHeaders(request, reply, { total: Number(total), page: q.page, perPage: q.per_page });
-      return entries.map(logEntryResource);
+      return entries.map((e) => logEntryResource(e, request));
     },
+  );
+
+  app.get(
+    '/logs/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'getLog',
+        tags,
+        summary: 'One activity-log entry (public, as the list)',
+        params: IdParams,
+        response: { 200: LogEntrySchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => logEntryResource((await logs.getLog({ id: request.params.id }, request.caller)).entry!, request),
   );
 
   app.delete(

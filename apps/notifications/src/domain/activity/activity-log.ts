@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { common } from '@storefront/proto';
 import {
   deleteActivityLogs,
+  findActivityLog,
   insertActivityLogIfEnabled,
   insertActivityLogOnce,
   listActivityLogs,
@@ -10,6 +11,7 @@ import {
 } from '../../persistence/activity-logs.repository';
 import { readSetting, writeSetting } from '../../persistence/settings.repository';
 import type { NotificationsDeps } from '../deps';
+import { logEntryNotFound } from '../errors';
 import { parseContext, scrubText } from './pii';
 import { LOG_STATUSES, type ActivityLogEntry, type ActivityLogQuery, type ActivityLogSettings, type LogStatus } from './types';
 
@@ -37,6 +39,12 @@ export class ActivityLog {
 
   list(q: ActivityLogQuery): Promise<{ entries: ActivityLogEntry[]; total: number }> {
     return listActivityLogs(this.deps.db.em(), q);
+  }
+
+  async get(id: number): Promise<ActivityLogEntry> {
+    const entry = await findActivityLog(this.deps.db.em(), id);
+    if (!entry) throw logEntryNotFound();
+    return entry;
   }
 
   delete(ids: number[]): Promise<number> {

@@ -132,6 +132,14 @@ export interface ListLogsResponse {
   total: number;
 }
 
+export interface GetLogRequest {
+  id: number;
+}
+
+export interface GetLogResponse {
+  entry?: LogEntry | undefined;
+}
+
 export interface DeleteLogsRequest {
   ids: number[];
 }
@@ -1669,6 +1677,118 @@ export const ListLogsResponse: MessageFns<ListLogsResponse> = {
   },
 };
 
+function createBaseGetLogRequest(): GetLogRequest {
+  return { id: 0 };
+}
+
+export const GetLogRequest: MessageFns<GetLogRequest> = {
+  encode(message: GetLogRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetLogRequest>): GetLogRequest {
+    return GetLogRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetLogRequest>): GetLogRequest {
+    const message = createBaseGetLogRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetLogResponse(): GetLogResponse {
+  return { entry: undefined };
+}
+
+export const GetLogResponse: MessageFns<GetLogResponse> = {
+  encode(message: GetLogResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entry !== undefined) {
+      LogEntry.encode(message.entry, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entry = LogEntry.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetLogResponse>): GetLogResponse {
+    return GetLogResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetLogResponse>): GetLogResponse {
+    const message = createBaseGetLogResponse();
+    message.entry = (object.entry !== undefined && object.entry !== null)
+      ? LogEntry.fromPartial(object.entry)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseDeleteLogsRequest(): DeleteLogsRequest {
   return { ids: [] };
 }
@@ -2186,6 +2306,16 @@ export const ActivityLogServiceService = {
     responseSerialize: (value: ListLogsResponse): Buffer => Buffer.from(ListLogsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListLogsResponse => ListLogsResponse.decode(value),
   },
+  /** NOT_FOUND shop_rest_invalid_id for an unknown id. */
+  getLog: {
+    path: "/shop.notifications.v1.ActivityLogService/GetLog" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLogRequest): Buffer => Buffer.from(GetLogRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLogRequest => GetLogRequest.decode(value),
+    responseSerialize: (value: GetLogResponse): Buffer => Buffer.from(GetLogResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLogResponse => GetLogResponse.decode(value),
+  },
   deleteLogs: {
     path: "/shop.notifications.v1.ActivityLogService/DeleteLogs" as const,
     requestStream: false as const,
@@ -2221,6 +2351,8 @@ export const ActivityLogServiceService = {
 
 export interface ActivityLogServiceServer extends UntypedServiceImplementation {
   listLogs: handleUnaryCall<ListLogsRequest, ListLogsResponse>;
+  /** NOT_FOUND shop_rest_invalid_id for an unknown id. */
+  getLog: handleUnaryCall<GetLogRequest, GetLogResponse>;
   deleteLogs: handleUnaryCall<DeleteLogsRequest, DeleteLogsResponse>;
   getLogSettings: handleUnaryCall<GetLogSettingsRequest, GetLogSettingsResponse>;
   updateLogSettings: handleUnaryCall<UpdateLogSettingsRequest, UpdateLogSettingsResponse>;
