@@ -9,6 +9,9 @@ import { migrations } from './persistence/migrations';
 import { adminHandlers, customerHandlers } from './grpc/admin.handlers';
 import { analyticsHandlers } from './grpc/analytics.handlers';
 import { checkoutHandlers } from './grpc/checkout.handlers';
+import { subscriptionHandlers } from './grpc/subscription.handlers';
+import { startSubscriptionsOnPaid } from './events/order-paid';
+import { OrderEvents } from '@storefront/domain-events/orders';
 import { catalogPort, paymentsPort, quotePort } from './grpc/ports';
 
 /** Orders: the order record, its state machine and status history, admin and customer views. */
@@ -34,6 +37,9 @@ export const ordersService = defineService({
     ctx.addGrpcService(orders.OrderAdminServiceService, adminHandlers(domain));
     ctx.addGrpcService(orders.CustomerOrderServiceService, customerHandlers(domain));
     ctx.addGrpcService(orders.AnalyticsServiceService, analyticsHandlers(domain));
+    ctx.addGrpcService(orders.SubscriptionServiceService, subscriptionHandlers(domain));
+    const startSubscriptions = startSubscriptionsOnPaid(domain.subscriptions, ctx.logger);
+    ctx.consume('orders.start_subscriptions', OrderEvents.orderPaid, startSubscriptions.handler, { shortcut: startSubscriptions.shortcut });
     ctx.every('late payment refund retry', config.LATE_REFUND_RETRY_SECONDS, () => domain.latePayments.resumeStuck(config.LATE_REFUND_STALE_SECONDS * 1000), {
       atStart: true,
     });

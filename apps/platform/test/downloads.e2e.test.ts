@@ -71,7 +71,7 @@ async function payOrder(customerId: number, productIds: number[], paidAt = new D
     shippingTotal: '0',
     totalTax: '0',
     lines: productIds.map((productId, i) => ({
-      productId, variationId: 0, quantity: 1, priceId: 0, lineId: i + 1, downloadable: true, name: 'P', total: '10.00',
+      productId, variationId: 0, quantity: 1, priceId: 0, lineId: i + 1, downloadable: true, name: 'P', total: '10.00', tax: '0',
     })),
     couponCodes: [],
     reservationId: '',
@@ -117,14 +117,14 @@ describe('download permissions from a paid order', () => {
     // Placed but not paid (bacs, on hold): nothing is granted.
     await publishEvent(events, OrderEvents.orderPlaced, {
       orderId: unpaid, customerId: buyer.id, status: 'on_hold', currency: 'USD', total: '10.00',
-      lines: [{ productId: Number(product.id), variationId: 0, quantity: 1, priceId: 0, lineId: 1, downloadable: true, name: 'E-book', total: '10.00' }],
+      lines: [{ productId: Number(product.id), variationId: 0, quantity: 1, priceId: 0, lineId: 1, downloadable: true, name: 'E-book', total: '10.00', tax: '0' }],
       couponCodes: [], reservationId: '', paymentMethod: 'bacs', billingEmail: 'b@example.com', billingFirstName: 'B', orderKey: 'k', createdAt: new Date(),
     });
     const orderId = await payOrder(buyer.id, [Number(product.id), Number(plain.id)]);
     // The same order paid twice (redelivery or a repeated event): still one permission.
     await publishEvent(events, OrderEvents.orderPaid, {
       orderId, customerId: buyer.id, currency: 'USD', total: '10.00', subtotal: '10.00', discountTotal: '0', shippingTotal: '0',
-      totalTax: '0', lines: [{ productId: Number(product.id), variationId: 0, quantity: 1, priceId: 0, lineId: 1, downloadable: true, name: 'P', total: '10.00' }],
+      totalTax: '0', lines: [{ productId: Number(product.id), variationId: 0, quantity: 1, priceId: 0, lineId: 1, downloadable: true, name: 'P', total: '10.00', tax: '0' }],
       couponCodes: [], reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'completed', billingEmail: '', billingFirstName: '', orderKey: 'k', paidAt: new Date(),
     });
     const list = await myDownloads(buyer.client);

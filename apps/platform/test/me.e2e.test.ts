@@ -154,3 +154,18 @@ describe('GET /me/menu', () => {
     expect([...orders].sort((a, b) => a - b)).toEqual(orders);
   });
 });
+
+describe('without the subscriptions addon', () => {
+  it('has no subscription routes (404, as the spec says of an absent addon) and no menu item', async () => {
+    for (const res of [
+      await me.get('/shop/v1/me/subscriptions'),
+      await me.get('/shop/v1/me/subscriptions/1'),
+      await me.post('/shop/v1/me/subscriptions/1/cancel'),
+      await new ShopClient(stack.url).get('/shop/v1/subscription'),
+      await new ShopClient(stack.url).get('/shop/v1/subscription/1'),
+    ]) {
+      expectError(res, 404, 'rest_no_route');
+    }
+    expect((await me.get('/shop/v1/me/menu')).body.map((i: { id: string }) => i.id)).not.toContain('subscriptions');
+  });
+});

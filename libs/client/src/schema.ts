@@ -712,6 +712,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One activity-log entry (public, as the list) */
+        get: operations["getLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/logs/settings": {
         parameters: {
             query?: never;
@@ -1038,6 +1055,100 @@ export interface paths {
         put?: never;
         /** Request erasure of personal data */
         post: operations["requestErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's subscriptions, newest first. */
+        get: operations["listMySubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's subscriptions: schedule, status, related orders, addresses. */
+        get: operations["getMySubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel at the end of the paid period: pending_cancel (from active or on_hold).
+         * @description A status the change cannot start from is 500 `shop_rest_status_failed` (spec 3).
+         */
+        post: operations["cancelMySubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/subscriptions/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an active subscription: on_hold.
+         * @description A status the change cannot start from is 500 `shop_rest_status_failed` (spec 3).
+         */
+        post: operations["pauseMySubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/me/subscriptions/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate an on_hold or pending_cancel subscription: active.
+         * @description A status the change cannot start from is 500 `shop_rest_status_failed` (spec 3).
+         */
+        post: operations["resumeMySubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1676,6 +1787,40 @@ export interface paths {
         head?: never;
         /** Update a product */
         patch: operations["patchProduct"];
+        trace?: never;
+    };
+    "/shop/v1/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every subscription, newest first (filters: status, after, before on the start date). */
+        get: operations["listSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/v1/subscription/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One subscription: billing schedule, status, related orders, addresses. */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/shop/v1/taxes": {
@@ -2328,6 +2473,14 @@ export interface components {
         };
         /** LogEntry */
         LogEntry: {
+            /** @description Hypermedia links (self, collection). */
+            _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
             /** @description PII-free details (ids, statuses). */
             context: {
                 [key: string]: unknown;
@@ -3291,6 +3444,99 @@ export interface components {
             store_name: string;
             thousand_separator: string;
             weight_unit: string;
+        };
+        /** Subscription */
+        Subscription: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            billing_address: components["schemas"]["Address"];
+            /** @description Billing periods between payments. */
+            billing_interval: number;
+            /** @enum {string} */
+            billing_period: "day" | "week" | "month" | "year";
+            currency: string;
+            /** @description edit context (admin). */
+            customer_id?: number;
+            /** @description edit context (admin). */
+            date_created?: string | null;
+            /** @description edit context (admin). */
+            date_modified?: string | null;
+            end_date: string | null;
+            id: number;
+            /** @description YYYY-MM-DD HH:MM:SS (UTC); null when unset. */
+            last_payment_date: string | null;
+            line_items: {
+                name: string;
+                price_id: number;
+                product_id: number;
+                quantity: number;
+                tax: number;
+                total: number;
+                variation_id: number;
+            }[];
+            /** @description The next renewal (the trial end during a trial); null when none is due. */
+            next_payment_date: string | null;
+            /** @description The order whose payment started it. */
+            parent_order_id: number;
+            /** @description The gateway, as customers see it. */
+            payment_method: string;
+            /** @description edit context (admin): the gateway id. */
+            payment_method_id?: string;
+            /** @description Orders of this subscription (the parent first). */
+            related_order_ids: number[];
+            shipping_address: components["schemas"]["Address"];
+            /** @description When the parent order was paid. */
+            start_date: string | null;
+            /** @enum {string} */
+            status: "active" | "pending_cancel" | "on_hold";
+            /** @description Times it was paused. */
+            suspension_count: number;
+            /** @description Charged each billing period: the subscribed lines with their tax. */
+            total: number;
+            /** @description True while the trial lasts. */
+            trial: boolean;
+            trial_end_date: string | null;
+        };
+        /** SubscriptionSummary */
+        SubscriptionSummary: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            /** @description Billing periods between payments. */
+            billing_interval: number;
+            /** @enum {string} */
+            billing_period: "day" | "week" | "month" | "year";
+            currency: string;
+            end_date: string | null;
+            id: number;
+            /** @description YYYY-MM-DD HH:MM:SS (UTC); null when unset. */
+            last_payment_date: string | null;
+            /** @description The next renewal (the trial end during a trial); null when none is due. */
+            next_payment_date: string | null;
+            /** @description The order whose payment started it. */
+            parent_order_id: number;
+            /** @description The gateway, as customers see it. */
+            payment_method: string;
+            /** @description When the parent order was paid. */
+            start_date: string | null;
+            /** @enum {string} */
+            status: "active" | "pending_cancel" | "on_hold";
+            /** @description Charged each billing period: the subscribed lines with their tax. */
+            total: number;
+            /** @description True while the trial lasts. */
+            trial: boolean;
+            trial_end_date: string | null;
         };
         /** TaxRate */
         TaxRate: {
@@ -7973,6 +8219,66 @@ export interface operations {
             };
         };
     };
+    getLog: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntry"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getLogSettings: {
         parameters: {
             query?: {
@@ -10138,6 +10444,387 @@ export interface operations {
             };
             /** @description Error. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMySubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Items per page (values over 100 are capped). */
+                per_page?: number;
+                /** @description Only subscriptions in this status. */
+                status?: "active" | "pending_cancel" | "on_hold";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSummary"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMySubscription: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelMySubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseMySubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeMySubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17993,6 +18680,182 @@ export interface operations {
             };
             /** @description Refused by a domain rule. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Started on or after (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC). */
+                after?: string;
+                /** @description Started on or before (inclusive; a date alone covers the day). */
+                before?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+                /** @description Current page of the collection. */
+                page?: number;
+                /** @description Maximum number of items per page. */
+                per_page?: number;
+                /** @description Only subscriptions in this status. */
+                status?: "active" | "pending_cancel" | "on_hold";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"][];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+                /** @description Scope under which the request is made; determines fields present in response. */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: never;
+            path: {
+                /** @description Unique identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the needed capability. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

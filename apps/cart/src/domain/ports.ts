@@ -1,8 +1,8 @@
 import type { Actor } from './actor';
-import type { Address, NewOrder } from '../persistence/checkout-record';
+import type { Address, NewOrder, SubscriptionSchedule } from '../persistence/checkout-record';
 
 // The order record the saga stores is persistence's type; the orders port takes the same shape.
-export type { Address, NewOrder };
+export type { Address, NewOrder, SubscriptionSchedule };
 
 /** What the cart needs of other services; grpc/ implements these over gRPC. */
 
@@ -22,6 +22,8 @@ export interface Purchasable {
   unitAmount: string;
   currency: string;
   priceType: string;
+  /** Set for a subscription price. */
+  subscription?: SubscriptionSchedule;
   shippingRequired: boolean;
   downloadable: boolean;
   sku: string;

@@ -105,6 +105,8 @@ export interface NewOrder {
     downloadable: boolean;
     shippingRequired: boolean;
     sku: string;
+    /** A subscription price's schedule (orders starts the subscription when the order is paid). */
+    subscription?: SubscriptionSchedule;
   }[];
   shippingLines: { methodId: string; instanceId: number; rateId: string; label: string; total: string; totalTax: string }[];
   couponLines: { code: string; discount: string }[];
@@ -114,4 +116,11 @@ export interface NewOrder {
   shippingTotal: string;
   totalTax: string;
   total: string;
+}
+
+/** A subscription price's billing schedule. */
+export interface SubscriptionSchedule {
+  billingPeriod: string;
+  billingInterval: number;
+  trialDays: number;
 }

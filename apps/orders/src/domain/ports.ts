@@ -1,4 +1,4 @@
-import type { Address } from './orders/order-types';
+import type { Address, SubscriptionTerms } from './orders/order-types';
 
 // What the orders domain needs from other services, in its own terms. The
 // gRPC adapters live in grpc/ports.ts.
@@ -20,6 +20,8 @@ export interface Purchasable {
   shippingRequired: boolean;
   downloadable: boolean;
   sku: string;
+  /** A subscription price's schedule; null for a one-time price. */
+  subscription: SubscriptionTerms | null;
 }
 
 export type PurchasableResult = { ok: Purchasable } | { error: { code: string; status: number; message: string } };

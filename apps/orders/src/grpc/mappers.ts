@@ -49,6 +49,7 @@ export function toProtoOrder(o: Order): orders.Order {
       downloadable: l.downloadable,
       shippingRequired: l.shippingRequired,
       sku: l.sku,
+      subscription: l.subscription ?? undefined,
     })),
     shippingLines: o.shippingLines.map((s) => ({
       id: s.id,

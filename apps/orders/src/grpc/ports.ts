@@ -64,6 +64,10 @@ export function catalogPort(channel: Channel | undefined): CatalogPort | undefin
             shippingRequired: p.shippingRequired,
             downloadable: p.downloadable,
             sku: p.sku,
+            subscription:
+              p.priceType === 'subscription'
+                ? { billingPeriod: p.billingPeriod, billingInterval: p.billingInterval || 1, trialDays: p.trialDays }
+                : null,
           },
         };
       });

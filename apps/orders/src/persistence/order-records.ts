@@ -54,6 +54,15 @@ export interface LineItem {
   shippingRequired: boolean;
   sku: string;
   metaData: MetaEntry[];
+  /** Set when the line was bought at a subscription price. */
+  subscription?: SubscriptionTerms | null;
+}
+
+/** A subscription price's billing schedule (stored on the line as jsonb in this shape). */
+export interface SubscriptionTerms {
+  billingPeriod: string;
+  billingInterval: number;
+  trialDays: number;
 }
 
 export interface ShippingLine {

@@ -15,6 +15,7 @@ import type {
   StatusChange,
   OrderStatus,
   PaidStatus,
+  SubscriptionTerms,
 } from './order-records';
 
 const SCHEMA = 'orders';
@@ -39,7 +40,7 @@ const LINES = (from: string = T.lines) => `(select coalesce(json_agg(json_build_
     'id', l.id, 'productId', l.product_id, 'priceId', l.price_id, 'variationId', l.variation_id,
     'name', l.name, 'quantity', l.quantity, 'price', l.price, 'subtotal', l.subtotal, 'discount', l.discount,
     'tax', l.tax, 'total', l.total, 'downloadable', l.downloadable, 'shippingRequired', l.shipping_required,
-    'sku', l.sku, 'metaData', l.meta_data) order by l.id), '[]'::json) from ${from} l where l.order_id = o.id)`;
+    'sku', l.sku, 'metaData', l.meta_data, 'subscription', l.subscription) order by l.id), '[]'::json) from ${from} l where l.order_id = o.id)`;
 const SHIPPING = (from: string = T.shipping) => `(select coalesce(json_agg(json_build_object('id', s.id, 'methodId', s.method_id,
     'instanceId', s.instance_id, 'rateId', s.rate_id, 'label', s.label, 'total', s.total, 'totalTax', s.total_tax)
     order by s.id), '[]'::json) from ${from} s where s.order_id = o.id)`;
@@ -123,6 +124,9 @@ function metaJson(list: Array<Pick<MetaEntry, 'key' | 'valueJson'>>): string {
   return JSON.stringify(metaValue(list));
 }
 
+/** A line's subscription terms as its jsonb column holds them (null: a one-time price). */
+const termsJson = (l: { subscription?: SubscriptionTerms | null }): string | null => (l.subscription ? JSON.stringify(l.subscription) : null);
+
 /** A json column as pg hands it over (text when the type parser is not set) -> its value. */
 export const parsed = (value: unknown): any => (typeof value === 'string' ? JSON.parse(value) : value);
 const dateOrNull = (value: number | null): Date | null => (value === null ? null : new Date(value));
@@ -204,7 +208,7 @@ export async function findIdByCheckoutKey(em: EntityManager, key: string): Promi
 const FROM_JSON = (columns: string) => `rows from (jsonb_to_recordset(?::jsonb) as (${columns})) with ordinality as x`;
 const LINE_FIELDS = `product_id bigint, price_id bigint, variation_id bigint, name varchar, quantity int, price bigint,
   subtotal bigint, discount bigint, tax bigint, total bigint, downloadable boolean, shipping_required boolean, sku varchar,
-  meta_data jsonb`;
+  meta_data jsonb, subscription jsonb`;
 const SHIPPING_FIELDS = 'method_id varchar, instance_id bigint, rate_id varchar, label varchar, total bigint, total_tax bigint';
 const COUPON_FIELDS = 'code varchar, discount bigint';
 const TAX_FIELDS = 'rate_id bigint, label varchar, compound boolean, rate varchar, tax_total bigint, shipping_tax_total bigint';
@@ -340,6 +344,7 @@ function insertOrderStatement(
           shipping_required: l.shippingRequired,
           sku: l.sku,
           meta_data: metaValue(l.metaData),
+          subscription: l.subscription ?? null,
         })),
       ),
       JSON.stringify(
@@ -393,18 +398,19 @@ export async function replaceContent(em: EntityManager, orderId: number, content
     if (!id) continue;
     await em.execute(
       `update ${T.lines} set product_id = ?, price_id = ?, variation_id = ?, name = ?, quantity = ?, price = ?, subtotal = ?,
-         discount = ?, tax = ?, total = ?, downloadable = ?, shipping_required = ?, sku = ?, meta_data = ?::jsonb
+         discount = ?, tax = ?, total = ?, downloadable = ?, shipping_required = ?, sku = ?, meta_data = ?::jsonb,
+         subscription = ?::jsonb
        where id = ? and order_id = ?`,
       [l.productId, l.priceId, l.variationId, l.name, l.quantity, l.price, l.subtotal, l.discount, l.tax, l.total,
-        l.downloadable, l.shippingRequired, l.sku, metaJson(l.metaData), id, orderId],
+        l.downloadable, l.shippingRequired, l.sku, metaJson(l.metaData), termsJson(l), id, orderId],
     );
   }
   const fresh = content.lineItems.filter((l) => !(l as { id?: number }).id);
   if (fresh.length) {
     await em.execute(
       `insert into ${T.lines} (order_id, product_id, price_id, variation_id, name, quantity, price, subtotal, discount,
-         tax, total, downloadable, shipping_required, sku, meta_data) values ${fresh
-           .map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)')
+         tax, total, downloadable, shipping_required, sku, meta_data, subscription) values ${fresh
+           .map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)')
            .join(', ')}`,
       fresh.flatMap((l) => [
         orderId,
@@ -422,6 +428,7 @@ export async function replaceContent(em: EntityManager, orderId: number, content
         l.shippingRequired,
         l.sku,
         metaJson(l.metaData),
+        termsJson(l),
       ]),
     );
   }

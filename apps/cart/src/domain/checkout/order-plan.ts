@@ -47,6 +47,7 @@ export function orderPlan(input: {
       downloadable: l.downloadable,
       shippingRequired: l.shippingRequired,
       sku: l.sku,
+      ...(l.subscription ? { subscription: l.subscription } : {}),
     })),
     shippingLines: rate
       ? [{ methodId: rate.methodId, instanceId: rate.instanceId, rateId: rate.id, label: rate.label, total: m(s.totals.shipping), totalTax: m(s.totals.shippingTax) }]

@@ -195,6 +195,7 @@ export class CartPricer {
         shippingRequired: p.shippingRequired,
         downloadable: p.downloadable,
         priceType: p.priceType,
+        ...(p.subscription ? { subscription: p.subscription } : {}),
         stock: p.stock,
       });
     }

@@ -1,4 +1,4 @@
-import type { QuoteRate, QuoteResult, StockInfo } from '../ports';
+import type { QuoteRate, QuoteResult, StockInfo, SubscriptionSchedule } from '../ports';
 
 /** A priced cart line (amounts in minor units of the store currency). */
 export interface PricedLine {
@@ -17,6 +17,7 @@ export interface PricedLine {
   shippingRequired: boolean;
   downloadable: boolean;
   priceType: string;
+  subscription?: SubscriptionSchedule;
   stock: StockInfo;
 }
 

@@ -50,6 +50,9 @@ export function catalogPort(channel: Channel | undefined): CatalogPort {
               unitAmount: p.unitAmount,
               currency: p.currency,
               priceType: p.priceType,
+              ...(p.priceType === 'subscription'
+                ? { subscription: { billingPeriod: p.billingPeriod, billingInterval: p.billingInterval || 1, trialDays: p.trialDays } }
+                : {}),
               shippingRequired: p.shippingRequired,
               downloadable: p.downloadable,
               sku: p.sku,

@@ -32,7 +32,7 @@ function view(o: orders.Order | undefined): OrderView {
     paymentMethod: o.paymentMethod,
     needsPayment: o.needsPayment,
     reservationId: o.reservationId,
-    hasSubscription: false,
+    hasSubscription: o.lineItems.some((l) => !!l.subscription),
     billingEmail: o.billing?.email ?? '',
   };
 }

@@ -28,6 +28,8 @@ export function eventLines(order: Pick<Order, 'lineItems'>): orders.OrderCancell
     downloadable: l.downloadable,
     name: l.name,
     total: fromMinor(l.total),
+    tax: fromMinor(l.tax),
+    subscription: l.subscription ?? undefined,
   }));
 }
 

@@ -16,6 +16,7 @@ export type {
   OrderPage,
   OrderSummary,
   StatusChange,
+  SubscriptionTerms,
 } from '../../persistence/order-records';
 
 export const emptyAddress = (): Address => ({

@@ -53,9 +53,11 @@ import type {
   OrderPage,
   OrderSummary,
   StatusChange,
+  SubscriptionTerms,
 } from './order-types';
 import { emptyAddress } from './order-types';
 import { lineSubtotal, parseMeta, Pricing } from './pricing';
+import { validTerms } from '../subscriptions/schedule';
 
 /** What the checkout (cart's saga) sends to create an order; amounts are decimal strings. */
 export interface CheckoutOrderInput {
@@ -87,6 +89,7 @@ export interface CheckoutOrderInput {
     shippingRequired: boolean;
     sku: string;
     metaJson: string;
+    subscription?: SubscriptionTerms;
   }>;
   shippingLines: Array<{ methodId: string; instanceId: number; rateId: string; label: string; total: string; totalTax: string }>;
   couponLines: Array<{ code: string; discount: string }>;
@@ -278,6 +281,7 @@ export class Orders {
     const bad: Record<string, string> = {};
     input.lineItems.forEach((l, i) => {
       if (!Number.isSafeInteger(l.quantity) || l.quantity < 1) bad[`line_items[${i}].quantity`] = 'quantity must be at least 1.';
+      if (l.subscription && !validTerms(l.subscription)) bad[`line_items[${i}].subscription`] = 'Not a billing schedule.';
     });
     if (Object.keys(bad).length) throw invalidOrderInput(bad);
     const content: OrderContent = {
@@ -296,6 +300,7 @@ export class Orders {
         shippingRequired: l.shippingRequired,
         sku: l.sku,
         metaData: parseMeta(l.metaJson),
+        subscription: l.subscription ?? null,
       })),
       shippingLines: input.shippingLines.map((s, i) => ({
         methodId: s.methodId,

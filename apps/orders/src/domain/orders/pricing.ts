@@ -71,6 +71,7 @@ export class Pricing {
         shippingRequired: p.shippingRequired,
         sku: p.sku,
         metaData: parseMeta(input.metaJson),
+        subscription: p.subscription,
       };
     });
   }

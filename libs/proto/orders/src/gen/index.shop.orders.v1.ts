@@ -10,3 +10,4 @@ export * from "./shop/orders/v1/admin";
 export * from "./shop/orders/v1/analytics";
 export * from "./shop/orders/v1/checkout";
 export * from "./shop/orders/v1/events";
+export * from "./shop/orders/v1/subscriptions";

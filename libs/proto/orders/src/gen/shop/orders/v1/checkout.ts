@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { handleUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { Order, OrderAddress } from "./types";
+import { Order, OrderAddress, SubscriptionTerms } from "./types";
 
 export interface NewLineItem {
   productId: number;
@@ -25,6 +25,8 @@ export interface NewLineItem {
   sku: string;
   /** JSON array of {key, value} ("" = none). */
   metaJson: string;
+  /** A subscription price's schedule (unset for a one-time price). */
+  subscription?: SubscriptionTerms | undefined;
 }
 
 export interface NewShippingLine {
@@ -125,6 +127,7 @@ function createBaseNewLineItem(): NewLineItem {
     shippingRequired: false,
     sku: "",
     metaJson: "",
+    subscription: undefined,
   };
 }
 
@@ -171,6 +174,9 @@ export const NewLineItem: MessageFns<NewLineItem> = {
     }
     if (message.metaJson !== "") {
       writer.uint32(114).string(message.metaJson);
+    }
+    if (message.subscription !== undefined) {
+      SubscriptionTerms.encode(message.subscription, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -300,6 +306,14 @@ export const NewLineItem: MessageFns<NewLineItem> = {
             message.metaJson = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.subscription = SubscriptionTerms.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -331,6 +345,9 @@ export const NewLineItem: MessageFns<NewLineItem> = {
     message.shippingRequired = object.shippingRequired ?? false;
     message.sku = object.sku ?? "";
     message.metaJson = object.metaJson ?? "";
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? SubscriptionTerms.fromPartial(object.subscription)
+      : undefined;
     return message;
   },
 };

@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "@storefront/proto/gen/google/protobuf/timestamp";
+import { SubscriptionTerms } from "./types";
 
 export interface OrderCancelledLine {
   productId: number;
@@ -17,6 +18,9 @@ export interface OrderCancelledLine {
   downloadable: boolean;
   name: string;
   total: string;
+  /** Set on a line bought at a subscription price (order_paid starts its subscription). */
+  subscription?: SubscriptionTerms | undefined;
+  tax: string;
 }
 
 /**
@@ -155,7 +159,18 @@ export interface OrderStatusChanged {
 }
 
 function createBaseOrderCancelledLine(): OrderCancelledLine {
-  return { productId: 0, variationId: 0, quantity: 0, priceId: 0, lineId: 0, downloadable: false, name: "", total: "" };
+  return {
+    productId: 0,
+    variationId: 0,
+    quantity: 0,
+    priceId: 0,
+    lineId: 0,
+    downloadable: false,
+    name: "",
+    total: "",
+    subscription: undefined,
+    tax: "",
+  };
 }
 
 export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
@@ -183,6 +198,12 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
     }
     if (message.total !== "") {
       writer.uint32(66).string(message.total);
+    }
+    if (message.subscription !== undefined) {
+      SubscriptionTerms.encode(message.subscription, writer.uint32(74).fork()).join();
+    }
+    if (message.tax !== "") {
+      writer.uint32(82).string(message.tax);
     }
     return writer;
   },
@@ -264,6 +285,22 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
             message.total = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.subscription = SubscriptionTerms.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.tax = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -289,6 +326,10 @@ export const OrderCancelledLine: MessageFns<OrderCancelledLine> = {
     message.downloadable = object.downloadable ?? false;
     message.name = object.name ?? "";
     message.total = object.total ?? "";
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? SubscriptionTerms.fromPartial(object.subscription)
+      : undefined;
+    message.tax = object.tax ?? "";
     return message;
   },
 };

@@ -48,6 +48,16 @@ export interface LineItem {
   downloadable: boolean;
   shippingRequired: boolean;
   sku: string;
+  /** Set on a line bought at a subscription price: its billing schedule. */
+  subscription?: SubscriptionTerms | undefined;
+}
+
+/** A subscription price's billing schedule, copied onto the order line. */
+export interface SubscriptionTerms {
+  /** day | week | month | year */
+  billingPeriod: string;
+  billingInterval: number;
+  trialDays: number;
 }
 
 export interface ShippingLine {
@@ -398,6 +408,7 @@ function createBaseLineItem(): LineItem {
     downloadable: false,
     shippingRequired: false,
     sku: "",
+    subscription: undefined,
   };
 }
 
@@ -447,6 +458,9 @@ export const LineItem: MessageFns<LineItem> = {
     }
     if (message.sku !== "") {
       writer.uint32(122).string(message.sku);
+    }
+    if (message.subscription !== undefined) {
+      SubscriptionTerms.encode(message.subscription, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -584,6 +598,14 @@ export const LineItem: MessageFns<LineItem> = {
             message.sku = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.subscription = SubscriptionTerms.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -616,6 +638,88 @@ export const LineItem: MessageFns<LineItem> = {
     message.downloadable = object.downloadable ?? false;
     message.shippingRequired = object.shippingRequired ?? false;
     message.sku = object.sku ?? "";
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? SubscriptionTerms.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionTerms(): SubscriptionTerms {
+  return { billingPeriod: "", billingInterval: 0, trialDays: 0 };
+}
+
+export const SubscriptionTerms: MessageFns<SubscriptionTerms> = {
+  encode(message: SubscriptionTerms, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.billingPeriod !== "") {
+      writer.uint32(10).string(message.billingPeriod);
+    }
+    if (message.billingInterval !== 0) {
+      writer.uint32(16).int32(message.billingInterval);
+    }
+    if (message.trialDays !== 0) {
+      writer.uint32(24).int32(message.trialDays);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionTerms {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionTerms();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.billingInterval = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trialDays = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SubscriptionTerms>): SubscriptionTerms {
+    return SubscriptionTerms.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubscriptionTerms>): SubscriptionTerms {
+    const message = createBaseSubscriptionTerms();
+    message.billingPeriod = object.billingPeriod ?? "";
+    message.billingInterval = object.billingInterval ?? 0;
+    message.trialDays = object.trialDays ?? 0;
     return message;
   },
 };
