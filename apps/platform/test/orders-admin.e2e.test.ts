@@ -483,6 +483,43 @@ describe('line items', () => {
     expect(cents(b.total)).toBe(cents(b.subtotal) - cents(b.discount_total) + cents(b.shipping_total) + cents(b.total_tax));
   });
 
+  it("keeps a checkout order's coupon lines through line edits, their discounts following the lines' (to the cent)", async () => {
+    // 2 x 10.00 less 4.00 (SAVE: 3.00, EXTRA: 1.00), as a checkout places it.
+    const base = checkoutOrder();
+    const line = { ...base.lineItems[0], productId: mug.productId, priceId: mug.priceId, discount: '4.00', total: '16.00', tax: '0.00' };
+    const { order } = await grpc.checkout.createOrder(
+      checkoutOrder({
+        lineItems: [line],
+        couponCodes: ['save', 'extra'],
+        couponLines: [{ code: 'save', discount: '3.00' }, { code: 'extra', discount: '1.00' }],
+        subtotal: '20.00',
+        discountTotal: '4.00',
+        shippingTotal: '0.00',
+        totalTax: '0.00',
+        taxLines: [],
+        shippingLines: [],
+        total: '16.00',
+      }),
+      systemCaller(),
+    );
+    const id = order!.id;
+    const lineId = order!.lineItems[0].id;
+    // One unit instead of two: the line's discount halves, and so does each coupon's.
+    const halved = await admin.patch(`${ORDERS}/${id}/order_item/${lineId}`, { quantity: 1 });
+    expect(halved.status).toBe(200);
+    expect(halved.body.discount_total).toBe(2);
+    expect(halved.body.coupon_lines.map((c: any) => [c.code, c.discount])).toEqual([['save', 1.5], ['extra', 0.5]]);
+    // A new, undiscounted line changes nothing of the coupons.
+    const added = await admin.post(`${ORDERS}/${id}/order_item`, { price_id: mug.priceId, quantity: 1 });
+    expect(added.status).toBe(201);
+    expect(added.body.coupon_lines.map((c: any) => [c.code, c.discount])).toEqual([['save', 1.5], ['extra', 0.5]]);
+    expect(added.body.discount_total).toBe(2);
+    // The discounted line gone, nothing is discounted and no coupon line is left.
+    const removed = await admin.request('DELETE', `${ORDERS}/${id}/order_item`, { json: { item_ids: [lineId] } });
+    expect(removed.body.discount_total).toBe(0);
+    expect(removed.body.coupon_lines).toEqual([]);
+  });
+
   it('answers order-not-editable (400) once the order is no longer editable', async () => {
     const o = await createOrder({ set_paid: true });
     expectError(await admin.post(`${ORDERS}/${o.id}/order_item`, { price_id: mug.priceId }), 400, 'order-not-editable');

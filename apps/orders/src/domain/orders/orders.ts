@@ -56,7 +56,7 @@ import type {
   SubscriptionTerms,
 } from './order-types';
 import { emptyAddress } from './order-types';
-import { lineSubtotal, parseMeta, Pricing } from './pricing';
+import { keptCoupons, lineSubtotal, parseMeta, Pricing } from './pricing';
 import { validTerms } from '../subscriptions/schedule';
 
 /** What the checkout (cart's saga) sends to create an order; amounts are decimal strings. */
@@ -558,7 +558,8 @@ export class Orders {
       if (priced.length) {
         if (!isEditable(order)) throw notEditable();
         const lines = [...order.lineItems, ...priced];
-        await replaceContent(em, id, await this.pricing.total(lines, shipping ?? order.shipping, billing ?? order.billing));
+        const content = await this.pricing.total(lines, shipping ?? order.shipping, billing ?? order.billing);
+        await replaceContent(em, id, { ...content, couponLines: keptCoupons(order.couponLines, content.discountTotal) });
         order = (await findOrder(em, id))!;
       }
       const changes: OrderFieldChanges = {
@@ -638,7 +639,8 @@ export class Orders {
       const order = await this.locked(em, id);
       if (!isEditable(order)) throw notEditable();
       const lines = edit(order.lineItems, order);
-      await replaceContent(em, id, await this.pricing.total(lines, order.shipping, order.billing));
+      const content = await this.pricing.total(lines, order.shipping, order.billing);
+      await replaceContent(em, id, { ...content, couponLines: keptCoupons(order.couponLines, content.discountTotal) });
       await updateOrderFields(em, id, {}, now);
     });
     return this.get(id);

@@ -120,6 +120,24 @@ export class Pricing {
   }
 }
 
+/**
+ * The order's coupon lines after its lines changed: the same codes, their
+ * discounts scaled to the lines' new discount total (a removed line takes its
+ * share of each coupon with it), the rounding remainder on the last. Without
+ * any discount left, no coupon line is left either.
+ */
+export function keptCoupons(coupons: ReadonlyArray<{ code: string; discount: number }>, discountTotal: number): Array<{ code: string; discount: number }> {
+  const before = coupons.reduce((n, c) => n + c.discount, 0);
+  if (!coupons.length || discountTotal <= 0) return [];
+  if (before <= 0) return coupons.map((c) => ({ code: c.code, discount: c.discount }));
+  let left = discountTotal;
+  return coupons.map((c, i) => {
+    const discount = i === coupons.length - 1 ? left : Math.min(left, Math.round((c.discount * discountTotal) / before));
+    left -= discount;
+    return { code: c.code, discount };
+  });
+}
+
 export function parseMeta(metaJson: string): LineItem['metaData'] {
   if (!metaJson) return [];
   let parsed: unknown;
