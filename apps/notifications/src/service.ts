@@ -14,6 +14,7 @@ import { TemplateStore } from './domain/email/templates';
 import { activityLoggedShortcut, onActivityLogged } from './events/activity';
 import type { EmailConsumer } from './events/email-consumer';
 import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
+import { onEmailPreferencesChanged } from './events/email-preferences';
 import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded, onOrderStatusChanged } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
 import { emailLogHandlers } from './grpc/email-log.handlers';
@@ -61,6 +62,8 @@ export const notificationsService = defineService({
     consumeEmails('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
     consumeEmails('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
     consumeEmails('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
+    const preferences = onEmailPreferencesChanged(domain);
+    ctx.consume('notifications.email_preferences', CustomerEvents.emailPreferencesChanged, preferences.handler, { shortcut: preferences.shortcut });
     for (const source of ACTIVITY_SOURCES) {
       ctx.consume(`notifications.activity_${source}`, activityLogged(source), onActivityLogged(domain, source), {
         shortcut: activityLoggedShortcut(domain, source),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { activityLogged } from '@storefront/domain-events';
 import { OrderEvents } from '@storefront/domain-events/orders';
 import type { EventTransport } from '@storefront/events';
@@ -139,6 +140,51 @@ describe('order emails', () => {
     expect(mails.filter((m) => /received/.test(m.subject) && !/Payment/.test(m.subject))).toHaveLength(1);
     expect(smtp.to('declined@example.com')).toHaveLength(0);
     expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(0);
+  });
+});
+
+describe("a customer's order_email preference", () => {
+  it('turned off: no order emails to that customer (the store admin still hears of the order); turned on again: they resume', async () => {
+    const zoe = await customer('zoe@example.com');
+    const zoeId: number = (await zoe.get('/shop/v1/me')).body.id;
+    const notifications = stack.services.find((s) => s.name === 'notifications')!;
+    const db = new pg.Client({ connectionString: notifications.config.DATABASE_URL });
+    await db.connect();
+    const choice = async () =>
+      (await db.query('select order_email from notifications.email_preferences where customer_id = $1', [zoeId])).rows[0]?.order_email as boolean | undefined;
+    try {
+      expect((await zoe.put('/shop/v1/me/notifications', { order_email: false })).body.order_email).toBe(false);
+      await until(async () => (await choice()) === false);
+      const lines = [{ productId: 1, variationId: 0, quantity: 1, priceId: 1, lineId: 1, downloadable: false, name: 'Mug', total: '10.00', tax: '0' }];
+      const paid = (orderId: number) => ({
+        orderId, customerId: zoeId, currency: 'USD', billingEmail: 'zoe@example.com', billingFirstName: 'Zoe', orderKey: 'k',
+        total: '10.00', subtotal: '10.00', discountTotal: '0', shippingTotal: '0', totalTax: '0', lines, couponCodes: [],
+        reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'processing', paidAt: new Date(),
+      });
+      const changed = (orderId: number) => ({
+        orderId, fromStatus: 'pending_payment', toStatus: 'processing', byUserId: 0, changedAt: new Date(), billingEmail: 'zoe@example.com',
+        billingFirstName: 'Zoe', total: '10.00', currency: 'USD', paymentMethod: 'cod', lines, customerId: zoeId,
+      });
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed(9301));
+      await publishEvent(events, OrderEvents.orderPaid, paid(9301));
+      await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('New order #9301')));
+
+      expect((await zoe.put('/shop/v1/me/notifications', { order_email: true })).body.order_email).toBe(true);
+      await until(async () => (await choice()) === true);
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed(9302));
+      await publishEvent(events, OrderEvents.orderPaid, paid(9302));
+      const about = (m: { subject: string; text: string }, id: string) => m.subject.includes(id) || m.text.includes(id);
+      const mails = await until(() => {
+        const orderMails = smtp.to('zoe@example.com').filter((m) => about(m, '9302'));
+        return orderMails.length >= 2 && orderMails;
+      });
+      expect(mails.map((m) => m.subject).join('|')).toMatch(/received/);
+      // Nothing about 9301: its order-received and payment emails were never sent (nor logged).
+      expect(smtp.to('zoe@example.com').filter((m) => about(m, '9301'))).toEqual([]);
+      expect((await emailLogs()).filter((e) => e.to === 'zoe@example.com' && (e.subject.includes('9301') || e.body.includes('9301')))).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 });
 

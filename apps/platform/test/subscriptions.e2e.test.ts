@@ -683,6 +683,11 @@ describe('GET /subscription', () => {
     expect(page2.headers.get('link')).toContain('rel="prev"');
     expect(totalPages(page2)).toBe(String(Math.ceil(all / 5)));
     expect((await admin.get(`${ADMIN_SUBS}?page=1000`)).body).toEqual([]);
+    // These lists page by `page` only: an `offset` is ignored, and so the links never step it.
+    const offset = await admin.get(`${ADMIN_SUBS}?offset=3&per_page=5`);
+    expect(offset.body.map((x: any) => x.id)).toEqual(page1.body.slice(0, 5).map((x: any) => x.id));
+    expect(offset.headers.get('link')).toContain('page=2');
+    expect(offset.headers.get('link')).not.toContain('offset=8');
 
     const everything = await admin.get(`${ADMIN_SUBS}?per_page=100`);
     expect(everything.body).toHaveLength(all);

@@ -127,10 +127,18 @@ export class ProfileService {
   }
 
   updateNotifications(userId: number, patch: NotificationPatch): Promise<User> {
-    return this.change(userId, async (_em, user) => {
+    return this.change(userId, async (em, user) => {
       if (patch.subscribeToEmail !== undefined) user.subscribeToEmail = patch.subscribeToEmail;
       if (patch.orderEmail !== undefined) user.orderEmail = patch.orderEmail;
       if (patch.marketingEmail !== undefined) user.marketingEmail = patch.marketingEmail;
+      // With the change: notifications keeps who opted out of order emails.
+      recordEvent(em, CustomerEvents.emailPreferencesChanged, {
+        userId,
+        subscribeToEmail: user.subscribeToEmail,
+        orderEmail: user.orderEmail,
+        marketingEmail: user.marketingEmail,
+        changedAt: this.deps.now(),
+      });
     });
   }
 

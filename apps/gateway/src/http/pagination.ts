@@ -29,7 +29,8 @@ export function paginationHeaders(
   } catch {
     return headers;
   }
-  const offset = Number(url.searchParams.get('offset') ?? 0);
+  // Only a route that takes `offset` pages by it; elsewhere the parameter is ignored, and so are its links.
+  const offset = acceptsOffset(request) ? Number(url.searchParams.get('offset') ?? 0) : 0;
   if (Number.isSafeInteger(offset) && offset > 0) {
     // `offset` replaces `page`: the neighbours are a page's length either side of it.
     const at = (n: number) => {
@@ -51,4 +52,9 @@ export function paginationHeaders(
   if (page < totalPages) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
   if (links.length) headers.Link = links.join(', ');
   return headers;
+}
+
+function acceptsOffset(request: FastifyRequest): boolean {
+  const query = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+  return !!query?.properties && 'offset' in query.properties;
 }

@@ -25,8 +25,8 @@ export function emailConsumer<T>(
   const failed = new WeakMap<EventEnvelope<T>, Delivery>();
   return {
     shortcut: async (envelope, consumer) => {
-      const emails = emailsOf(envelope.payload, await domain.deps.site.read());
-      // Nothing to send (no address): decided by the payload alone, so a redelivery decides the same.
+      const emails = await domain.emails.wanted(emailsOf(envelope.payload, await domain.deps.site.read()));
+      // Nothing to send (no address, or the customer wants no order emails).
       if (!emails.length) return true;
       const delivery = await domain.emails.sendOnce(emails, { consumer, eventId: envelope.id });
       if (!delivery) return true;
@@ -34,7 +34,7 @@ export function emailConsumer<T>(
       return false;
     },
     handler: async (envelope, em) => {
-      const emails = emailsOf(envelope.payload, await domain.deps.site.read());
+      const emails = await domain.emails.wanted(emailsOf(envelope.payload, await domain.deps.site.read()));
       if (!emails.length) return;
       await domain.emails.sendAll(em, emails, failed.get(envelope));
       failed.delete(envelope);

@@ -27,7 +27,7 @@ function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o
   return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
 }
 
-type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'>;
+type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'customerId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'>;
 
 /**
  * orders.order_placed: an order created already placed (an admin's, on hold or
@@ -57,9 +57,13 @@ function orderVars(site: SiteSettingsSnapshot, o: { orderId: number; billingFirs
   };
 }
 
-/** One email of `type` to the order's billing address; none when the order has no address. */
-function toBuyer(o: { billingEmail: string }, type: EmailType, vars: Record<string, string>): EmailRequest[] {
-  return o.billingEmail ? [{ type, to: o.billingEmail, vars }] : [];
+/**
+ * One email of `type` to the order's billing address; none when the order has
+ * no address. A registered customer's own order emails follow their
+ * `order_email` preference (Emails.wanted).
+ */
+function toBuyer(o: { billingEmail: string; customerId: number }, type: EmailType, vars: Record<string, string>): EmailRequest[] {
+  return o.billingEmail ? [{ type, to: o.billingEmail, vars, orderEmailOf: Number(o.customerId) }] : [];
 }
 
 export function onOrderPaid(domain: NotificationsDomain) {

@@ -11,6 +11,7 @@ export const CustomerEvents = {
   erasureRequested: defineEvent('customers', 'erase_requested', customers.ErasureRequested),
   sessionEnded: defineEvent('customers', 'session_ended', customers.SessionEnded),
   siteSettingsUpdated: defineEvent('customers', 'site_settings_updated', customers.SiteSettingsUpdated),
+  emailPreferencesChanged: defineEvent('customers', 'email_preferences_changed', customers.EmailPreferencesChanged),
   applicationPasswordRevoked: defineEvent(
     'customers',
     'application_password_revoked',

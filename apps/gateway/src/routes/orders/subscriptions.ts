@@ -107,7 +107,7 @@ export const subscriptionRoutes: RouteModule = (app, ctx) => {
   app.get(
     '/subscription',
     {
-      config: { access: 'admin', itemSchema: SubscriptionSummarySchema },
+      config: { access: 'admin', itemSchema: SubscriptionDetailSchema },
       schema: {
         operationId: 'listSubscriptions',
         tags,

@@ -10,6 +10,7 @@ import {
   listEmailLogs,
   purgeEmailLogs,
 } from '../../persistence/email-logs.repository';
+import { optedOutOfOrderEmails, saveOrderEmailChoice } from '../../persistence/email-preferences.repository';
 import { readSetting, writeSetting } from '../../persistence/settings.repository';
 import { scrubText } from '../activity/pii';
 import type { NotificationsDeps } from '../deps';
@@ -32,6 +33,8 @@ export interface EmailRequest {
   type: EmailType;
   to: string;
   vars: Record<string, string>;
+  /** An email to a customer about their order: not sent when that customer turned `order_email` off. */
+  orderEmailOf?: number;
 }
 
 /** Messages sent and their outcomes (errors[i] '' when message i went through). */
@@ -76,6 +79,19 @@ export class Emails {
     if (delivery.errors.some(Boolean)) return delivery;
     await insertEmailLogsOnce(this.deps.db.reader, this.entries(delivery.messages, delivery.errors, 0), inbox);
     return null;
+  }
+
+  /** `emails` less the order emails of customers who turned them off (one statement, only when there are any). */
+  async wanted(emails: readonly EmailRequest[]): Promise<EmailRequest[]> {
+    const customers = [...new Set(emails.map((e) => e.orderEmailOf ?? 0).filter((id) => id > 0))];
+    if (!customers.length) return [...emails];
+    const optedOut = await optedOutOfOrderEmails(this.deps.db.reader, customers);
+    return emails.filter((e) => !e.orderEmailOf || !optedOut.has(e.orderEmailOf));
+  }
+
+  /** A customer's order-email choice (customers.email_preferences_changed); idempotent, the newest wins. */
+  saveOrderEmailChoice(customerId: number, orderEmail: boolean, changedAt: Date): Promise<void> {
+    return saveOrderEmailChoice(this.deps.db.reader, customerId, orderEmail, changedAt);
   }
 
   private async render(emails: readonly EmailRequest[]): Promise<OutgoingEmail[]> {

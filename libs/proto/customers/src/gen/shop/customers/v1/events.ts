@@ -69,6 +69,18 @@ export interface SiteSettingsUpdated {
   siteUrl: string;
 }
 
+/**
+ * email_preferences_changed: a customer's notification preferences as they now
+ * are (whole, not a patch); notifications honours order_email.
+ */
+export interface EmailPreferencesChanged {
+  userId: number;
+  subscribeToEmail: boolean;
+  orderEmail: boolean;
+  marketingEmail: boolean;
+  changedAt?: Date | undefined;
+}
+
 function createBaseCustomerCreated(): CustomerCreated {
   return { userId: 0, email: "", login: "", firstName: "", lastName: "", source: "" };
 }
@@ -740,6 +752,109 @@ export const SiteSettingsUpdated: MessageFns<SiteSettingsUpdated> = {
   fromPartial(object: DeepPartial<SiteSettingsUpdated>): SiteSettingsUpdated {
     const message = createBaseSiteSettingsUpdated();
     message.siteUrl = object.siteUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseEmailPreferencesChanged(): EmailPreferencesChanged {
+  return { userId: 0, subscribeToEmail: false, orderEmail: false, marketingEmail: false, changedAt: undefined };
+}
+
+export const EmailPreferencesChanged: MessageFns<EmailPreferencesChanged> = {
+  encode(message: EmailPreferencesChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.subscribeToEmail !== false) {
+      writer.uint32(16).bool(message.subscribeToEmail);
+    }
+    if (message.orderEmail !== false) {
+      writer.uint32(24).bool(message.orderEmail);
+    }
+    if (message.marketingEmail !== false) {
+      writer.uint32(32).bool(message.marketingEmail);
+    }
+    if (message.changedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EmailPreferencesChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEmailPreferencesChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.subscribeToEmail = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.orderEmail = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.marketingEmail = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EmailPreferencesChanged>): EmailPreferencesChanged {
+    return EmailPreferencesChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EmailPreferencesChanged>): EmailPreferencesChanged {
+    const message = createBaseEmailPreferencesChanged();
+    message.userId = object.userId ?? 0;
+    message.subscribeToEmail = object.subscribeToEmail ?? false;
+    message.orderEmail = object.orderEmail ?? false;
+    message.marketingEmail = object.marketingEmail ?? false;
+    message.changedAt = object.changedAt ?? undefined;
     return message;
   },
 };
