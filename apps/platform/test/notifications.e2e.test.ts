@@ -268,6 +268,7 @@ describe('/email-logs routes', () => {
       created_at: expect.any(String), sent_at: expect.any(String), _links: expect.any(Object),
     });
     expect((await admin.get('/shop/v1/email-logs?type=no_such_type')).body).toEqual([]);
+    expect((await admin.get('/shop/v1/email-logs?type=Order-Completed')).body).toEqual([]);
     expectError(await admin.get('/shop/v1/email-logs?per_page=101'), 400, 'rest_invalid_param');
     expectError(await admin.get('/shop/v1/email-logs?status=bogus'), 400, 'rest_invalid_param');
   });
@@ -298,7 +299,9 @@ describe('/email-logs routes', () => {
     const purge = await admin.post('/shop/v1/email-logs/purge');
     expect(purge.status).toBe(200);
     expect(purge.body).toEqual({ purged: true, deleted: 0 });
-    const types = (await admin.get('/shop/v1/email-logs/resendable-types')).body as { type: string }[];
+    const resendable = await admin.get('/shop/v1/email-logs/resendable-types');
+    const types = resendable.body as { type: string }[];
+    expect(resendable.headers.get('x-platform-total')).toBe(String(types.length));
     expect(types.map((t) => t.type)).toEqual(expect.arrayContaining(['welcome', 'password_reset', 'order_paid', 'admin_new_order']));
   });
 

@@ -133,6 +133,10 @@ describe('capability matrix', () => {
   it('public routes: GET /payment needs an order id (400 invalid-request) for everyone; POST /payment is deprecated', async () => {
     for (const client of [guest, alice, manager, admin]) {
       expectError(await client.get('/shop/v1/payment'), 400, 'invalid-request');
+      // An empty, zero or non-numeric id is no id at all.
+      for (const query of ['order_id=', 'order_id=0', 'id=abc', 'payment=0&order=']) {
+        expectError(await client.get(`/shop/v1/payment?${query}`), 400, 'invalid-request');
+      }
       expectError(await client.post('/shop/v1/payment', { order_id: 1 }), 400, 'endpoint_is_deprecated');
       expectError(await client.post('/shop/v1/payment'), 400, 'endpoint_is_deprecated');
     }
@@ -146,8 +150,10 @@ describe('GET /payment (order-scoped)', () => {
       expect(res.status).toBe(404);
       expect(res.body.data.status).toBe(404);
     }
-    expectInvalid(await guest.get('/shop/v1/payment?order_id=abc'), 'order_id');
-    expectInvalid(await guest.get('/shop/v1/payment?id=-1'), 'id');
+    // Not a positive id: no id given (the host platform's absint), whichever name carries it.
+    expectError(await guest.get('/shop/v1/payment?order_id=abc'), 400, 'invalid-request');
+    expectError(await guest.get('/shop/v1/payment?id=-1'), 400, 'invalid-request');
+    expect((await guest.get('/shop/v1/payment?id=-1&order_id=424242')).status).toBe(404);
   });
 });
 
@@ -256,6 +262,12 @@ describe('settings/payment-gateways', () => {
       verified: true,
       message: expect.any(String),
     });
+    // test_card verifies its settings (verify_config): a bad key is refused and nothing of the request is saved.
+    const bad = await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { secret_key: 'nope', title: 'Renamed' }, cod: { title: 'Never' } } });
+    expectError(bad, 422, 'shop_payment_gateway_verification_failed');
+    const after = (await admin.get('/shop/v1/settings/payment-gateways')).body;
+    expect(after.test_card.title).toBe(read.body.test_card.title);
+    expect(after.cod.title).toBe(read.body.cod.title);
     // bacs disabled: no longer available, still listed.
     const all = await admin.get('/shop/v1/payment/all');
     expect(all.body.find((g: { id: string }) => g.id === 'bacs')).toMatchObject({ enabled: false, available: false, index: 5 });
@@ -322,6 +334,9 @@ describe('saved payment methods', () => {
 
     const listed = await alice.get('/shop/v1/me/payment-methods');
     expect(listed.body.map((t: { id: number }) => t.id)).toEqual([first.body.token.id, second.body.token.id]);
+    // A list that is never paged still says how long it is.
+    expect(listed.headers.get('x-platform-total')).toBe('2');
+    expect(listed.headers.get('x-platform-totalpages')).toBe('1');
     expect(Object.keys(listed.body[0]).sort()).toEqual(
       ['_links', 'brand', 'date_created', 'display_name', 'exp_month', 'exp_year', 'gateway', 'id', 'is_default', 'last4'].sort(),
     );

@@ -7236,7 +7236,7 @@ export interface operations {
                 search?: string;
                 /** @description Only entries with this status. */
                 status?: "sent" | "failed";
-                /** @description Only this email type. */
+                /** @description Only this email type (an unknown one matches nothing). */
                 type?: string;
             };
             header?: never;

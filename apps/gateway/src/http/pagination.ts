@@ -13,6 +13,11 @@ export function setPaginationHeaders(
   reply.headers(paginationHeaders(request, page));
 }
 
+/** The headers of a list that is never paged: all of it on one page. */
+export function setWholeListHeaders(request: FastifyRequest, reply: FastifyReply, count: number): void {
+  setPaginationHeaders(request, reply, { total: count, page: 1, perPage: Math.max(count, 1) });
+}
+
 export function paginationHeaders(
   request: FastifyRequest,
   { total, page, perPage }: { total: number; page: number; perPage: number },

@@ -17,7 +17,7 @@ export function compileBodySchema(schema: object) {
 /**
  * Request validation from the same JSON Schemas that produce the OpenAPI
  * document. List-typed query params also accept comma-separated values and
- * `name[]=` keys, as the host platform does.
+ * `name[]=` keys, and boolean ones 1 and 0, as the host platform does.
  */
 export function installValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -57,6 +57,8 @@ export function installValidation(app: FastifyInstance): void {
       if (prop.type === 'array' && typeof query[name] === 'string') {
         query[name] = (query[name] as string).split(',').map((v) => v.trim()).filter((v) => v !== '');
       }
+      // The host platform reads 1 and 0 as booleans too (`?render=0`, `?force=1`).
+      if (prop.type === 'boolean' && (query[name] === '1' || query[name] === '0')) query[name] = query[name] === '1' ? 'true' : 'false';
     }
     done();
   });

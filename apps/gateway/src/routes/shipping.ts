@@ -1,9 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { invalidParams } from '@storefront/errors';
 import type { FulfillmentClients } from '../clients';
 import type { RouteModule, TypedApp } from '../context';
-import { setPaginationHeaders } from '../http/pagination';
+import { setWholeListHeaders } from '../http/pagination';
 import { DeletedSchema, documented, errorResponses } from '../http/responses';
 import { Id, MAX_ID } from '../http/schemas';
 import {
@@ -99,9 +98,6 @@ function settingsOf(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Lists that are never paged still carry the collection headers (one page of everything). */
-function setWholeListHeaders(request: FastifyRequest, reply: FastifyReply, count: number): void {
-  setPaginationHeaders(request, reply, { total: count, page: 1, perPage: Math.max(count, 1) });
-}
 
 const config = { access: 'admin' as const };
 const doc = documented('fulfillment');

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import { errorResponses } from '../../http/responses';
-import { setPaginationHeaders } from '../../http/pagination';
+import { setPaginationHeaders, setWholeListHeaders } from '../../http/pagination';
 import { IdParams, Page, PerPage } from '../../http/schemas';
 import { emailLogResource, EmailLogSchema, EmailLogSettingsSchema } from '../../resources/notifications';
 
@@ -13,7 +13,7 @@ const ListQuery = Type.Object({
   page: Page,
   per_page: PerPage(20),
   status: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('failed')], { description: 'Only entries with this status.' })),
-  type: Type.Optional(Type.String({ maxLength: 50, pattern: '^[a-z_]*$', description: 'Only this email type.' })),
+  type: Type.Optional(Type.String({ maxLength: 50, description: 'Only this email type (an unknown one matches nothing).' })),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches recipient or subject.' })),
 });
 
@@ -133,7 +133,11 @@ export const emailLogRoutes: RouteModule = (app, ctx) => {
         },
       },
     },
-    async (request) => (await emailLogs.listResendableTypes({}, request.caller)).types,
+    async (request, reply) => {
+      const { types } = await emailLogs.listResendableTypes({}, request.caller);
+      setWholeListHeaders(request, reply, types.length);
+      return types;
+    },
   );
 
   app.get(

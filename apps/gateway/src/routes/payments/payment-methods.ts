@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { PaymentsClients } from '../../clients';
 import type { TypedApp } from '../../context';
 import { idempotencyKeyOf } from '../../http/idempotency-key';
+import { setWholeListHeaders } from '../../http/pagination';
 import { errorResponses } from '../../http/responses';
 import { MAX_ID } from '../../http/schemas';
 import { SavedTokenSchema, savedTokenResource } from '../../resources/payment';
@@ -153,8 +154,9 @@ export function paymentMethodRoutes(app: TypedApp, clients: PaymentsClients): vo
         response: { 200: Type.Array(SavedTokenSchema), ...errorResponses(401) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { tokens } = await methods.listPaymentMethods({}, request.caller);
+      setWholeListHeaders(request, reply, tokens.length);
       return tokens.map((t) => savedTokenResource(t, request));
     },
   );

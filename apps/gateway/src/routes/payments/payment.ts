@@ -44,6 +44,16 @@ export function paymentRecordRoutes(app: Parameters<RouteModule>[0], clients: Pa
     '/payment',
     {
       config: { access: 'public' },
+      // An empty, zero or non-numeric id is no id (the host platform's absint): the spec's
+      // `invalid-request` when no other names one, not a validation error.
+      preValidation: (request, _reply, done) => {
+        const query = request.query as Record<string, unknown>;
+        for (const name of ID_PARAMS) {
+          const value = query[name];
+          if (typeof value === 'string' && !/^0*[1-9]\d*$/.test(value.trim())) delete query[name];
+        }
+        done();
+      },
       schema: {
         operationId: 'getOrderPayment',
         tags,

@@ -153,11 +153,11 @@ export class LatePayments {
           const message = retried
             ? `Order #${orderId}: refunding its late payment failed; it is retried automatically.`
             : `Order #${orderId}: refunding its late payment failed; an admin must refund it.`;
-          recordActivity(intoOutbox(em), current, retried ? 'warning' : 'error', message, { order_id: orderId, by_user_id: actor.userId });
+          recordActivity(intoOutbox(em), current, retried ? 'warning' : 'error', message, { order_id: orderId });
         }
       } else {
         await updateOrderFields(em, orderId, { paidStatus: 'refunded', refundedTotal: current.total, metaData: withRefundDue(current, undefined) }, at);
-        recordActivity(intoOutbox(em), current, 'success', `Order #${orderId}: its late payment was refunded.`, { order_id: orderId, by_user_id: actor.userId });
+        recordActivity(intoOutbox(em), current, 'success', `Order #${orderId}: its late payment was refunded.`, { order_id: orderId });
       }
       return (await findOrder(em, orderId))!;
     });

@@ -177,7 +177,8 @@ export function transitionWrite(
     order_id: order.id,
     from: plan.from,
     to: plan.to,
-    by_user_id: extras.actor.userId,
+    // Who: the cause (customer, admin, payment...), not the user id: /logs is public, and a
+    // customer's id next to their order is what its customer/order filters keep to admins.
     cause: extras.cause,
   });
 

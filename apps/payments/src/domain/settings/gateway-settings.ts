@@ -116,19 +116,24 @@ export class GatewaySettingsStore {
   async update(config: unknown, replace: boolean): Promise<Record<string, GatewaySettings>> {
     const sanitized = this.sanitizeConfig(config);
     const stored = await this.load();
-    await this.deps.db.em().transactional(async (em) => {
-      for (const [id, values] of Object.entries(sanitized)) {
-        const gateway = this.deps.gateways.get(id)!;
-        const current = stored.get(id)!;
-        const base = replace ? defaultSettings(gateway) : current;
-        const next: GatewaySettings = { ...base, ...values };
-        // A masked password sent back means "unchanged".
-        for (const field of gateway.adminFields) {
-          if (field.type === 'password' && values[field.id] === PASSWORD_MASK) next[field.id] = current[field.id];
-          if (field.type === 'copy_text') next[field.id] = current[field.id];
-        }
-        await saveSettings(em, id, next, this.deps.now());
+    const changes = Object.entries(sanitized).map(([id, values]) => {
+      const gateway = this.deps.gateways.get(id)!;
+      const current = stored.get(id)!;
+      const base = replace ? defaultSettings(gateway) : current;
+      const next: GatewaySettings = { ...base, ...values };
+      // A masked password sent back means "unchanged".
+      for (const field of gateway.adminFields) {
+        if (field.type === 'password' && values[field.id] === PASSWORD_MASK) next[field.id] = current[field.id];
+        if (field.type === 'copy_text') next[field.id] = current[field.id];
       }
+      return { id, gateway, next };
+    });
+    // Spec 2.11 `verify_config`: such a gateway's settings are verified before they are saved (nothing is, on a refusal).
+    for (const { gateway, next } of changes) {
+      if (gateway.verifyConfig && gateway.verifyConfiguration) await gateway.verifyConfiguration(next);
+    }
+    await this.deps.db.em().transactional(async (em) => {
+      for (const { id, next } of changes) await saveSettings(em, id, next, this.deps.now());
       recordEvent(em, activityLogged('payments'), {
         status: 'info',
         source: 'payments',
