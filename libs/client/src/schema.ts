@@ -1499,13 +1499,19 @@ export interface paths {
         };
         /** Settings of every registered gateway (password fields masked). */
         get: operations["getPaymentGatewaySettings"];
-        /** Replaces the named gateways' settings (unlisted fields reset to defaults), validated per field type. */
+        /**
+         * Replaces the named gateways' settings (unlisted fields reset to defaults), validated per field type.
+         * @description A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.
+         */
         put: operations["replacePaymentGatewaySettings"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Merges fields into the named gateways' settings, validated and sanitized per field type. */
+        /**
+         * Merges fields into the named gateways' settings, validated and sanitized per field type.
+         * @description A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.
+         */
         patch: operations["updatePaymentGatewaySettings"];
         trace?: never;
     };
@@ -13764,6 +13770,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error. */
             429: {
                 headers: {
@@ -13855,6 +13870,15 @@ export interface operations {
             };
             /** @description Error. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

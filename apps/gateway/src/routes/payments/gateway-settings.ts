@@ -62,8 +62,9 @@ export function gatewaySettingsRoutes(app: TypedApp, clients: PaymentsClients): 
           method === 'PUT'
             ? 'Replaces the named gateways\' settings (unlisted fields reset to defaults), validated per field type.'
             : 'Merges fields into the named gateways\' settings, validated and sanitized per field type.',
+        description: 'A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.',
         body: UpdateBody,
-        response: { 200: PaymentGatewaySettingsSchema, ...errorResponses(400, 401, 403) },
+        response: { 200: PaymentGatewaySettingsSchema, ...errorResponses(400, 401, 403, 422) },
       },
       handler: async (request) => {
         const body = request.body as Static<typeof UpdateBody>;
