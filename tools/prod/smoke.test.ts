@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADMIN, memoryOf, startProd, type ProdStack } from './launcher';
 import { expectStatus, Shopper } from './shop-http';
@@ -41,6 +42,10 @@ afterAll(async () => {
   // Reported, not asserted: memory figures belong to tools/prod/measure.ts (docs/capacity.md).
   const rss = stack?.processes.filter((p) => p.child.exitCode === null).map((p) => `${p.app} ${memoryOf(p.child.pid!).rss}/${memoryOf(p.child.pid!).peak} MB`);
   if (rss) process.stdout.write(`[prod] RSS now/peak: ${rss.join(', ')}\n`);
+  // A process that died on its own (none should): its log says why.
+  for (const p of stack?.processes.filter((p) => p.child.exitCode !== null) ?? []) {
+    process.stdout.write(`[prod] ${p.app}#${p.index} exited (${p.child.exitCode}); log tail:\n${readFileSync(p.logFile, 'utf8').slice(-3000)}\n`);
+  }
   await stack?.stop();
 }, 120_000);
 

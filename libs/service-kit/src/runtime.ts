@@ -111,6 +111,15 @@ function connectTransport(name: string, config: RuntimeConfig, logger: Logger): 
  * and on a bad configuration print the list of bad variables (no stack) and exit 1.
  */
 export function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>): void {
+  // A promise nobody awaited that rejects (a dependency's error on a path that lost its caller) is a
+  // bug to log, not a reason to stop serving every other request: Node's default would exit.
+  process.on('unhandledRejection', (reason) => {
+    const err = reason instanceof Error ? { type: reason.name, message: reason.message, stack: reason.stack } : { message: String(reason) };
+    process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), name, err, msg: 'unhandled promise rejection; still serving' })}\n`);
+  });
+  // An exception thrown past every handler may have left state half-changed: log it, then exit (the
+  // orchestrator restarts the process).
+  process.on('uncaughtException', (err) => exitWith(name, 'crashed on an uncaught exception', err));
   start().then(
     (app) => {
       const stop = (signal: string) => {
