@@ -2420,8 +2420,8 @@ export interface components {
         };
         /** EmailLog */
         EmailLog: {
-            /** @description Hypermedia links (self, collection). */
-            _links: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
                 [key: string]: ({
                     href: string;
                 } & {
@@ -2479,8 +2479,8 @@ export interface components {
         };
         /** LogEntry */
         LogEntry: {
-            /** @description Hypermedia links (self, collection). */
-            _links: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
                 [key: string]: ({
                     href: string;
                 } & {

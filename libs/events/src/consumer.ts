@@ -50,6 +50,22 @@ export type EventHandler<T> = (envelope: EventEnvelope<T>, em: EntityManager) =>
  */
 export type EventShortcut<T> = (envelope: EventEnvelope<T>, consumer: string) => Promise<boolean>;
 
+/**
+ * A consumer whose whole work is idempotent on its own (one statement that a
+ * redelivery repeats harmlessly): it never needs the inbox, so the same step
+ * runs as the shortcut (which then acknowledges) and, should a caller bypass
+ * shortcuts, as the handler.
+ */
+export function idempotentConsumer<T>(run: (envelope: EventEnvelope<T>) => Promise<void>): { handler: EventHandler<T>; shortcut: EventShortcut<T> } {
+  return {
+    handler: (envelope) => run(envelope),
+    shortcut: async (envelope) => {
+      await run(envelope);
+      return true;
+    },
+  };
+}
+
 export interface ConsumeOptions<T> {
   shortcut?: EventShortcut<T>;
   /** Where a new durable starts (DurableOptions): `new` for a consumer added to a running system. */

@@ -5,5 +5,5 @@ export { connectJetStream, type JetStreamOptions } from './jetstream-transport';
 export { InProcessTransport } from './in-process-transport';
 export { recordEvent, outboxRow, outboxInsert, outboxParams, intoOutbox, intoRows, type OutboxRow, type EventSink } from './outbox';
 export { OutboxRelay, replayParkedOutbox, type OutboxRelayOptions, type OutboxStats, type PublishedEvent } from './outbox-relay';
-export { consumeEvent, replayParkedEvents, parkedEventCounts, durableName, DEFAULT_MAX_DELIVER, type EventHandler, type EventShortcut, type ConsumeOptions, type InboxKey, inboxInsert, inboxParams, inboxHoldsQuery } from './consumer';
+export { consumeEvent, idempotentConsumer, replayParkedEvents, parkedEventCounts, durableName, DEFAULT_MAX_DELIVER, type EventHandler, type EventShortcut, type ConsumeOptions, type InboxKey, inboxInsert, inboxParams, inboxHoldsQuery } from './consumer';
 export { runWithTraceparent, currentTraceparent, newTraceparent } from '@storefront/telemetry';

@@ -1,4 +1,4 @@
-import type { EventEnvelope, EventHandler, EventShortcut } from '@storefront/events';
+import { idempotentConsumer, type EventEnvelope, type EventHandler, type EventShortcut } from '@storefront/events';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
 import type { DownloadsDomain } from '../domain/downloads';
@@ -33,13 +33,7 @@ export function orderPaidShortcut(domain: DownloadsDomain): EventShortcut<orders
  * One idempotent statement, no inbox transaction (the shortcut does it all).
  */
 export function onPaidOrderGone<T extends { orderId: number }>(domain: DownloadsDomain, gone: (payload: T) => boolean) {
-  const forget = async (envelope: EventEnvelope<T>) => {
+  return idempotentConsumer<T>(async (envelope) => {
     if (gone(envelope.payload)) await domain.downloads.forgetPaidOrder(Number(envelope.payload.orderId));
-  };
-  const handler: EventHandler<T> = (envelope) => forget(envelope);
-  const shortcut: EventShortcut<T> = async (envelope) => {
-    await forget(envelope);
-    return true;
-  };
-  return { handler, shortcut };
+  });
 }

@@ -3,14 +3,8 @@ import { Type } from 'typebox';
 import type { notifications } from '@storefront/proto/notifications';
 import { formatDateTime } from '../http/dates';
 import { resourceLinks } from '../http/links';
-
-export const LinksSchema = Type.Record(
-  Type.String(),
-  Type.Array(Type.Object({ href: Type.String() }, { additionalProperties: true })),
-  { description: 'Hypermedia links (self, collection).' },
-);
-
-const DateTime = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+import { LinksSchema } from '../http/responses';
+import { DateTime } from '../http/schemas';
 
 /** An email-log entry (contract "Records the spec leaves open"). */
 export const EmailLogSchema = Type.Object(

@@ -1,4 +1,4 @@
-import type { EventHandler, EventShortcut } from '@storefront/events';
+import { idempotentConsumer } from '@storefront/events';
 import type { customers } from '@storefront/proto/customers';
 import type { NotificationsDomain } from '../domain';
 
@@ -7,12 +7,7 @@ import type { NotificationsDomain } from '../domain';
  * One idempotent statement (the newest change wins), no inbox transaction.
  */
 export function onEmailPreferencesChanged(domain: NotificationsDomain) {
-  const save = (p: customers.EmailPreferencesChanged, occurredAt: Date) =>
-    domain.emails.saveOrderEmailChoice(Number(p.userId), p.orderEmail, p.changedAt ?? occurredAt);
-  const handler: EventHandler<customers.EmailPreferencesChanged> = (envelope) => save(envelope.payload, envelope.occurredAt);
-  const shortcut: EventShortcut<customers.EmailPreferencesChanged> = async (envelope) => {
-    await save(envelope.payload, envelope.occurredAt);
-    return true;
-  };
-  return { handler, shortcut };
+  return idempotentConsumer<customers.EmailPreferencesChanged>(({ payload, occurredAt }) =>
+    domain.emails.saveOrderEmailChoice(Number(payload.userId), payload.orderEmail, payload.changedAt ?? occurredAt),
+  );
 }

@@ -1,4 +1,4 @@
-import type { EventEnvelope, EventHandler, EventShortcut } from '@storefront/events';
+import { idempotentConsumer, type EventEnvelope } from '@storefront/events';
 import { toMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import type { Logger } from 'pino';
@@ -31,14 +31,8 @@ const paidOrder = (envelope: EventEnvelope<orders.OrderPaid>): PaidOrder => {
  * inbox transaction (the shortcut does it all).
  */
 export function startSubscriptionsOnPaid(subscriptions: Subscriptions, logger: Logger) {
-  const start = async (envelope: EventEnvelope<orders.OrderPaid>) => {
+  return idempotentConsumer<orders.OrderPaid>(async (envelope) => {
     const started = await subscriptions.startForPaidOrder(paidOrder(envelope));
     if (started) logger.info({ orderId: envelope.payload.orderId, started, eventId: envelope.id }, 'order_paid: subscriptions started');
-  };
-  const handler: EventHandler<orders.OrderPaid> = (envelope) => start(envelope);
-  const shortcut: EventShortcut<orders.OrderPaid> = async (envelope) => {
-    await start(envelope);
-    return true;
-  };
-  return { handler, shortcut };
+  });
 }

@@ -3,6 +3,7 @@ import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import type { Actor } from '../domain/deps';
 import type { Address, LineInput, Order, OrderSummary } from '../domain/orders/order-types';
+import type { Subscription } from '../domain/subscriptions/subscriptions';
 import { needsPayment } from '../domain/status/order-states';
 
 export const actorOf = (caller: CallerContext): Actor => ({ userId: caller.userId, capabilities: caller.capabilities });
@@ -133,4 +134,31 @@ export function fromProtoLines(items: orders.LineItemInput[]): LineInput[] {
     quantity: l.quantity,
     metaJson: l.metaJson,
   }));
+}
+
+export function toProtoSubscription(s: Subscription): orders.Subscription {
+  return {
+    id: s.id,
+    customerId: s.customerId,
+    status: s.status,
+    currency: s.currency,
+    total: m(s.total),
+    billingPeriod: s.billingPeriod,
+    billingInterval: s.billingInterval,
+    startDate: s.startDate,
+    nextPaymentDate: s.nextPaymentDate ?? undefined,
+    lastPaymentDate: s.lastPaymentDate ?? undefined,
+    endDate: s.endDate ?? undefined,
+    trialEndDate: s.trialEndDate ?? undefined,
+    paymentMethod: s.paymentMethod,
+    paymentMethodTitle: s.paymentMethodTitle,
+    parentOrderId: s.parentOrderId,
+    relatedOrderIds: s.relatedOrderIds,
+    suspensionCount: s.suspensionCount,
+    billing: { ...s.billing },
+    shipping: { ...s.shipping },
+    lines: s.lines.map((l) => ({ ...l, total: m(l.total), tax: m(l.tax) })),
+    dateCreated: s.dateCreated,
+    dateModified: s.dateModified,
+  };
 }

@@ -1,39 +1,9 @@
-import { fromMinor } from '@storefront/money';
 import type { orders } from '@storefront/proto/orders';
 import type { ServiceHandlers } from '@storefront/service-kit';
 import type { OrdersDomain } from '../domain';
 import type { Subscription } from '../domain/subscriptions/subscriptions';
 import { parseBound } from '../domain/orders/list-query';
-import { actorOf } from './mappers';
-
-const m = (minor: number) => fromMinor(minor);
-
-export function toProtoSubscription(s: Subscription): orders.Subscription {
-  return {
-    id: s.id,
-    customerId: s.customerId,
-    status: s.status,
-    currency: s.currency,
-    total: m(s.total),
-    billingPeriod: s.billingPeriod,
-    billingInterval: s.billingInterval,
-    startDate: s.startDate,
-    nextPaymentDate: s.nextPaymentDate ?? undefined,
-    lastPaymentDate: s.lastPaymentDate ?? undefined,
-    endDate: s.endDate ?? undefined,
-    trialEndDate: s.trialEndDate ?? undefined,
-    paymentMethod: s.paymentMethod,
-    paymentMethodTitle: s.paymentMethodTitle,
-    parentOrderId: s.parentOrderId,
-    relatedOrderIds: s.relatedOrderIds,
-    suspensionCount: s.suspensionCount,
-    billing: { ...s.billing },
-    shipping: { ...s.shipping },
-    lines: s.lines.map((l) => ({ ...l, total: m(l.total), tax: m(l.tax) })),
-    dateCreated: s.dateCreated,
-    dateModified: s.dateModified,
-  };
-}
+import { actorOf, toProtoSubscription } from './mappers';
 
 export function subscriptionHandlers(domain: OrdersDomain): ServiceHandlers<typeof orders.SubscriptionServiceService> {
   const { subscriptions } = domain;
