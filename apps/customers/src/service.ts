@@ -11,6 +11,7 @@ import { authHandlers } from './grpc/auth.handlers';
 import { customerHandlers } from './grpc/customer.handlers';
 import { profileHandlers } from './grpc/profile.handlers';
 import { settingsHandlers } from './grpc/settings.handlers';
+import { publishableKeyHandlers } from './grpc/publishable-key.handlers';
 import { onOrderCancelled, onOrderDeleted, onOrderPaid, onOrderRefunded, orderDeletedShortcut, orderPaidShortcut } from './events/order-stats';
 import { onDownloadCompleted } from './events/download-completed';
 
@@ -35,6 +36,7 @@ export const customersService = defineService({
     ctx.addGrpcService(customers.CustomerServiceService, customerHandlers(domain));
     ctx.addGrpcService(customers.ProfileServiceService, profileHandlers(domain));
     ctx.addGrpcService(customers.SettingsServiceService, settingsHandlers(domain));
+    ctx.addGrpcService(customers.PublishableKeyServiceService, publishableKeyHandlers(domain));
     ctx.consume('customers.order_stats_paid', OrderEvents.orderPaid, onOrderPaid(ctx.logger), { shortcut: orderPaidShortcut });
     ctx.consume('customers.order_stats_cancelled', OrderEvents.orderCancelled, onOrderCancelled(ctx.logger));
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));

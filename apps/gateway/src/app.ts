@@ -18,7 +18,7 @@ import { installHttpConventions } from './http/conventions';
 import { installAccessControl } from './auth/access';
 import { installCallerResolution, requestIdOf } from './auth/caller';
 import { installTracing } from './http/tracing';
-import { installPublishableKeyGate } from './auth/publishable-key';
+import { installPublishableKeyGate, PublishableKeyCache } from './auth/publishable-key';
 import { subscribeCacheInvalidation } from './auth/invalidation';
 import { Nonces } from './auth/nonce';
 import { PrincipalCache } from './auth/principal-cache';
@@ -86,17 +86,22 @@ export async function buildGateway(options: GatewayOptions = {}): Promise<Gatewa
   try {
     const clients = connectServices(config, runtime.tracing);
     runtime.onShutdown(async () => clients.close());
+    const addons = parseAddons(config.SHOP_ADDONS);
     const ctx: GatewayContext = {
       config,
-      addons: parseAddons(config.SHOP_ADDONS),
+      addons,
       clients,
       cookies: new SessionCookies(secret),
       nonces: new Nonces(secret),
       cache: new PrincipalCache(config.PRINCIPAL_CACHE_TTL_MS),
       site: new SiteSettingsCache(clients.customers.settings, config.SITE_SETTINGS_CACHE_TTL_MS, logger),
       responses: new ResponseCache(config.RESPONSE_CACHE_ENTRIES, config.RESPONSE_CACHE_MAX_BYTES),
+      publishableKeys: addons.includes('embed')
+        ? new PublishableKeyCache(clients.customers.publishableKey, config.PUBLISHABLE_KEY_CACHE_TTL_MS)
+        : undefined,
     };
     const unsubscribers = [subscribeCacheInvalidation(transport, ctx.cache), ctx.site.subscribe(transport)];
+    if (ctx.publishableKeys) unsubscribers.push(ctx.publishableKeys.subscribe(transport));
     runtime.onShutdown(async () => unsubscribers.forEach((stop) => stop()));
     const app = await createApp(config, ctx, transport, logger, runtime.metrics, secret, runtime.tracing);
     runtime.onShutdown(() => app.close());
@@ -144,7 +149,7 @@ async function createApp(
   installInputRules(app);
   installApiRoot(app, config.SHOP_SITE_URL);
   await app.register(cookie);
-  installPublishableKeyGate(app, '/shop/v1');
+  installPublishableKeyGate(app, '/shop/v1', ctx.publishableKeys);
   installCallerResolution(app, {
     clients: clients.customers,
     cookies: ctx.cookies,

@@ -25,6 +25,8 @@ export const GatewayConfigSchema = Type.Object({
   PRINCIPAL_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   /** How long site options (site URL for links) stay cached; the update event evicts them at once. */
   SITE_SETTINGS_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  /** How long the embed addon's active publishable keys stay cached; a create or revoke evicts them at once. */
+  PUBLISHABLE_KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, default: 30_000 }),
   /** Rendered responses kept for conditional reads (product reads, admin order pages); 0 turns the cache off. */
   RESPONSE_CACHE_ENTRIES: Type.Integer({ minimum: 0, default: 500 }),
   /** The response cache's bound in bytes of bodies held (besides RESPONSE_CACHE_ENTRIES). */

@@ -8,6 +8,7 @@ import type { PrincipalCache } from './auth/principal-cache';
 import type { SessionCookies } from './auth/session-cookie';
 import type { SiteSettingsCache } from './site-settings';
 import type { ResponseCache } from './http/response-cache';
+import type { PublishableKeyCache } from './auth/publishable-key';
 
 /** What route modules get: config, service clients and the session machinery. */
 export interface GatewayContext {
@@ -21,6 +22,8 @@ export interface GatewayContext {
   site: SiteSettingsCache;
   /** Rendered responses of conditional reads (see http/response-cache). */
   responses: ResponseCache;
+  /** The embed addon's active publishable keys; undefined without the addon. */
+  publishableKeys?: PublishableKeyCache;
 }
 
 export function typed(app: FastifyInstance) {

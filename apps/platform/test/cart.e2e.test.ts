@@ -106,13 +106,13 @@ describe('cart sessions', () => {
     expect(res.body.items.find((i: { product_id: number }) => i.product_id === book.id).quantity).toBe(9999);
   });
 
-  it('turns publishable keys away (no key handler installed)', async () => {
+  it('turns unknown publishable keys away (the embed addon decides)', async () => {
     const guest = new ShopClient(stack.url);
-    expectError(await guest.get('/shop/v1/cart?pk=pk_x'), 401, 'shop_cart_pk_unsupported');
+    expectError(await guest.get('/shop/v1/cart?pk=pk_x'), 401, 'shop_pk_invalid');
     const doubled = await guest.get('//shop/v1/cart?pk=pk_x');
-    expect(doubled.status === 404 || doubled.body.code === 'shop_cart_pk_unsupported').toBe(true);
-    expectError(await guest.get('/shop/v1/mini-cart/current', { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_cart_pk_unsupported');
-    expectError(await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_x' } }), 401, 'shop_checkout_pk_unsupported');
+    expect(doubled.status === 404 || doubled.body.code === 'shop_pk_invalid').toBe(true);
+    expectError(await guest.get('/shop/v1/mini-cart/current', { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_pk_invalid');
+    expectError(await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_x' } }), 401, 'shop_pk_invalid');
   });
 });
 

@@ -49,16 +49,12 @@ describe('errors', () => {
   });
 });
 
-describe('publishable-key carriers without a key handler', () => {
-  it('are refused on cart and checkout routes', async () => {
-    expectError(await guest.get('/shop/v1/cart', { headers: { 'x-shop-pk': 'pk_test' } }), 401, 'shop_cart_pk_unsupported');
-    expectError(await guest.get('/shop/v1/cart?pk=pk_test'), 401, 'shop_cart_pk_unsupported');
-    expectError(
-      await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_test' } }),
-      401,
-      'shop_checkout_pk_unsupported',
-    );
-    expectError(await guest.post('/shop/v1/checkout/update', {}, { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_checkout_pk_unsupported');
+describe('publishable-key carriers with an unknown key (embed addon on)', () => {
+  it('are denied on cart and checkout routes', async () => {
+    expectError(await guest.get('/shop/v1/cart', { headers: { 'x-shop-pk': 'pk_test' } }), 401, 'shop_pk_invalid');
+    expectError(await guest.get('/shop/v1/cart?pk=pk_test'), 401, 'shop_pk_invalid');
+    expectError(await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_test' } }), 401, 'shop_pk_invalid');
+    expectError(await guest.post('/shop/v1/checkout/update', {}, { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_pk_invalid');
   });
 });
 

@@ -169,3 +169,18 @@ describe('without the subscriptions addon', () => {
     expect((await me.get('/shop/v1/me/menu')).body.map((i: { id: string }) => i.id)).not.toContain('subscriptions');
   });
 });
+
+describe('without the embed addon', () => {
+  it('has no publishable-key routes, and a keyed cart or checkout request finds no key handler (spec 5)', async () => {
+    const guest = new ShopClient(stack.url);
+    expectError(await guest.get('/platform/v1/publishable-keys'), 404, 'rest_no_route');
+    expectError(await guest.post('/platform/v1/publishable-keys', { name: 'x' }), 404, 'rest_no_route');
+    expectError(await guest.get('/shop/v1/cart', { headers: { 'x-shop-pk': 'pk_test' } }), 401, 'shop_cart_pk_unsupported');
+    expectError(await guest.get('/shop/v1/cart?pk=pk_test'), 401, 'shop_cart_pk_unsupported');
+    expectError(await guest.get('/shop/v1/mini-cart/current', { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_cart_pk_unsupported');
+    expectError(await guest.get('/shop/v1/checkout/state', { headers: { 'x-shop-embed-key': 'pk_test' } }), 401, 'shop_checkout_pk_unsupported');
+    expectError(await guest.post('/shop/v1/checkout/update', {}, { headers: { 'x-shop-pk': 'pk_x' } }), 401, 'shop_checkout_pk_unsupported');
+    // A keyless request is unchanged.
+    expect((await guest.get('/shop/v1/cart')).status).toBe(200);
+  });
+});

@@ -3,6 +3,7 @@ import { CustomerAdmin } from './customer-admin';
 import { LoginService } from './login';
 import { PasswordResetService } from './password-reset';
 import { ProfileService } from './profile';
+import { PublishableKeys } from './publishable-keys';
 import { RegistrationService } from './registration';
 import { Sessions } from './sessions';
 import { SiteSettings } from './site-options';
@@ -20,6 +21,7 @@ export function createCustomersDomain(deps: CustomersDeps, addons: string[] = []
     registration: new RegistrationService(deps, sessions),
     passwordReset: new PasswordResetService(deps, sessions),
     applicationPasswords: new ApplicationPasswords(deps),
+    publishableKeys: new PublishableKeys(deps),
     admin: new CustomerAdmin(deps, sessions),
     profile: new ProfileService(deps, sessions, addons),
     site: new SiteSettings(deps, addons),

@@ -1,30 +1,135 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { anonymousCaller } from '@storefront/grpc-client';
+import type { EventTransport } from '@storefront/events';
+import { CustomerEvents } from '@storefront/domain-events/customers';
 import { unauthorized } from '@storefront/errors';
+import type { customers } from '@storefront/proto/customers';
+import type { CustomersClients } from '../clients';
+
+/** Headers a keyed cross-origin request may send (spec 4.2 rule 7, plus what a JSON cart client needs). */
+const ALLOWED_HEADERS = 'X-Shop-Embed-Key, X-Shop-Pk, X-Platform-Nonce, Content-Type, X-Shop-Session, Idempotency-Key';
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+/** Response headers an embedded client reads (its cart session token, replays, totals). */
+const EXPOSED_HEADERS = 'X-Shop-Session, Idempotent-Replayed, X-WP-Total, X-WP-TotalPages, X-Request-Id';
 
 /**
- * Publishable/embed keys on cart and checkout routes are decided by the
- * embeddable-checkout addon's key handler. No handler is installed in this
- * build, so a keyed request is rejected (spec section 5); requests without a
- * key continue on the cookie + nonce path.
+ * The embed addon's active publishable keys, by key, cached: a keyed request
+ * costs no call to the customers service. A create or revoke through this
+ * gateway reloads at once, other replicas on `customers.publishable_keys_changed`;
+ * the TTL bounds staleness should an event be missed.
  */
-export function installPublishableKeyGate(app: FastifyInstance, prefix: string): void {
-  const cart = `${prefix}/cart`;
-  const miniCart = `${prefix}/mini-cart`;
-  const checkout = `${prefix}/checkout`;
-  // Synchronous: Fastify's `done` callback instead of a promise per request (a throw is the same 401).
-  app.addHook('onRequest', (request, _reply, done) => {
+export class PublishableKeyCache {
+  private keys: Map<string, customers.PublishableKey> | undefined;
+  private fetchedAt = 0;
+  private pending: Promise<Map<string, customers.PublishableKey>> | undefined;
+
+  constructor(
+    private readonly client: CustomersClients['publishableKey'],
+    private readonly ttlMs: number,
+  ) {}
+
+  async lookup(key: string): Promise<customers.PublishableKey | undefined> {
+    return (await this.all()).get(key);
+  }
+
+  /** Whether any active key allows `origin` (a preflight, which cannot carry the key header). */
+  async anyAllows(origin: string): Promise<boolean> {
+    for (const k of (await this.all()).values()) if (k.allowedOrigins.includes(origin)) return true;
+    return false;
+  }
+
+  invalidate(): void {
+    this.fetchedAt = 0;
+  }
+
+  subscribe(transport: EventTransport): () => void {
+    return transport.subscribe(transport.subjectFor(CustomerEvents.publishableKeysChanged.subject), () => this.invalidate());
+  }
+
+  private async all(): Promise<Map<string, customers.PublishableKey>> {
+    if (this.keys && Date.now() - this.fetchedAt < this.ttlMs) return this.keys;
+    this.pending ??= this.client
+      .listPublishableKeys({}, anonymousCaller('gateway'))
+      .then(({ publishableKeys }) => {
+        this.keys = new Map(publishableKeys.map((k) => [k.key, k]));
+        this.fetchedAt = Date.now();
+        return this.keys;
+      })
+      .finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+}
+
+type Area = 'cart' | 'checkout';
+
+/**
+ * Publishable/embed keys on cart, mini-cart and checkout routes (spec 5,
+ * "Publishable / embed key"). With the embed addon, a keyed request passes
+ * when its key is active (else 401 `shop_pk_invalid`) and gets CORS headers
+ * when its Origin is one the key allows; a CORS preflight is answered for an
+ * origin some active key allows. Without the addon no key handler exists and
+ * a keyed request is rejected (`shop_cart_pk_unsupported` /
+ * `shop_checkout_pk_unsupported`). Requests without a key continue on the
+ * cookie + nonce path either way.
+ */
+export function installPublishableKeyGate(app: FastifyInstance, prefix: string, keys: PublishableKeyCache | undefined): void {
+  const areaOf = (request: FastifyRequest): Area | undefined => {
     // The route it matched, not the raw URL (`//shop/v1/cart` reaches the cart route too).
     const url = request.routeOptions.url ?? request.url;
-    const area = url.startsWith(cart) || url.startsWith(miniCart) ? 'cart' : url.startsWith(checkout) ? 'checkout' : undefined;
-    if (!area || !hasKey(request)) return done();
-    throw unauthorized(
-      `shop_${area}_pk_unsupported`,
-      'Publishable keys are not supported: no key handler is installed.',
-    );
+    if (url.startsWith(`${prefix}/cart`) || url.startsWith(`${prefix}/mini-cart`)) return 'cart';
+    return url.startsWith(`${prefix}/checkout`) ? 'checkout' : undefined;
+  };
+  // Synchronous for keyless requests (Fastify's `done`): no promise per request on the usual path.
+  app.addHook('onRequest', (request, reply, done) => {
+    const area = areaOf(request);
+    if (!area) return done();
+    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+    const key = keyOf(request);
+    if (keys && origin && isPreflight(request)) {
+      void preflight(keys, key, origin, reply).then((answered) => !answered && done(), done);
+      return;
+    }
+    if (!key) return done();
+    if (!keys) throw unauthorized(`shop_${area}_pk_unsupported`, 'Publishable keys are not supported: no key handler is installed.');
+    keys.lookup(key).then((found) => {
+      if (!found) return done(unauthorized('shop_pk_invalid', 'The publishable key is unknown or revoked.'));
+      if (origin && found.allowedOrigins.includes(origin)) corsHeaders(reply, origin);
+      done();
+    }, done);
   });
 }
 
-function hasKey(request: FastifyRequest): boolean {
+/** Answers a CORS preflight (204) when its origin may use a key; false leaves it to the OPTIONS route. */
+async function preflight(keys: PublishableKeyCache, key: string | undefined, origin: string, reply: FastifyReply): Promise<boolean> {
+  const allowed = key ? (await keys.lookup(key))?.allowedOrigins.includes(origin) : await keys.anyAllows(origin);
+  if (!allowed) return false;
+  corsHeaders(reply, origin);
+  reply
+    .header('Access-Control-Allow-Methods', ALLOWED_METHODS)
+    .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+    .header('Access-Control-Max-Age', '600')
+    .code(204)
+    .send();
+  return true;
+}
+
+function corsHeaders(reply: FastifyReply, origin: string): void {
+  reply
+    .header('Access-Control-Allow-Origin', origin)
+    .header('Access-Control-Allow-Credentials', 'true')
+    .header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+    .header('Vary', 'Origin');
+}
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
+
+/** The key from its carriers: `X-Shop-Embed-Key` (checkout), `X-Shop-Pk` (cart, legacy checkout), `?pk=` (either). */
+function keyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-shop-embed-key'] ?? request.headers['x-shop-pk'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value) return value.trim();
   const query = (request.query ?? {}) as Record<string, unknown>;
-  return Boolean(request.headers['x-shop-embed-key'] || request.headers['x-shop-pk'] || query.pk);
+  return typeof query.pk === 'string' && query.pk ? query.pk : undefined;
 }

@@ -31,7 +31,9 @@ export async function installHttpConventions(app: FastifyInstance): Promise<void
     const fields = fieldsOf(request);
     // A JSON body comes as text, or as bytes from the response cache.
     if (fields && isText(body) && body.length) body = JSON.stringify(filterFields(JSON.parse(String(body)), fields));
-    reply.header('Vary', 'Accept-Encoding, Cookie, Authorization, X-Platform-Nonce, X-Shop-Session');
+    // An embedded (keyed, cross-origin) read also varies by Origin: its CORS headers do.
+    const cors = reply.hasHeader('access-control-allow-origin') ? ', Origin' : '';
+    reply.header('Vary', `Accept-Encoding, Cookie, Authorization, X-Platform-Nonce, X-Shop-Session${cors}`);
     if (NO_STORE.test(request.url) || reply.getHeader('set-cookie')) {
       reply.header('Cache-Control', 'no-store');
       return done(null, body);

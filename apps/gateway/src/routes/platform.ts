@@ -15,6 +15,17 @@ const AppPasswordBody = Type.Object(
 );
 const UuidParams = Type.Object({ uuid: Type.String({ maxLength: 64 }) });
 
+const PublishableKeyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+    allowed_origins: Type.Optional(
+      Type.Array(Type.String({ maxLength: 255 }), { maxItems: 50, description: 'Origins (scheme://host[:port]) that may use the key cross-origin.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const KeyIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
 const SiteSettingsBody = Type.Object(
   {
     users_can_register: Type.Optional(Type.Boolean()),
@@ -61,6 +72,17 @@ const DeletedApplicationPassword = Type.Object(
   { deleted: Type.Boolean(), previous: ApplicationPasswordSchema },
   { title: 'DeletedApplicationPassword' },
 );
+const PublishableKeySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    key: Type.String({ description: 'pk_...: public, sent by embedded pages as X-Shop-Embed-Key, X-Shop-Pk or ?pk=.' }),
+    allowed_origins: Type.Array(Type.String()),
+    created: DateTime(),
+  },
+  { title: 'PublishableKey' },
+);
+const DeletedPublishableKey = Type.Object({ deleted: Type.Boolean(), previous: PublishableKeySchema }, { title: 'DeletedPublishableKey' });
 const NonceSchema = Type.Object({ nonce: Type.String({ description: 'Send as X-Platform-Nonce with the session cookie.' }) }, { title: 'Nonce' });
 const LoggedOut = Type.Object({ logged_out: Type.Boolean() }, { title: 'LoggedOut' });
 
@@ -77,6 +99,10 @@ export function siteSettingsResource(s: customers.SiteSettings | undefined) {
 
 function appPasswordResource(p: customers.ApplicationPassword | undefined) {
   return { uuid: p?.uuid, name: p?.name, created: formatDateTime(p?.created), last_used: formatDateTime(p?.lastUsed) };
+}
+
+function publishableKeyResource(k: customers.PublishableKey | undefined) {
+  return { id: k?.id, name: k?.name, key: k?.key, allowed_origins: k?.allowedOrigins ?? [], created: formatDateTime(k?.created) };
 }
 
 /** The host platform's own routes (contract "Host platform"): nonce, logout, application passwords, site options. */
@@ -162,6 +188,49 @@ export const platformRoutes: RouteModule = (app, ctx) => {
   );
 
   const adminConfig = { access: 'admin' as const };
+  const keys = ctx.publishableKeys;
+  // The embed addon's publishable keys (contract "Host platform"); without the addon the routes do not exist.
+  if (keys) {
+    const client = ctx.clients.customers.publishableKey;
+    app.post(
+      '/publishable-keys',
+      {
+        config: adminConfig,
+        schema: {
+          ...doc('createPublishableKey', 'Create a publishable key for an embedded cart and checkout', { 201: PublishableKeySchema, ...errorResponses(400) }),
+          body: PublishableKeyBody,
+        },
+      },
+      async (request, reply) => {
+        const { name, allowed_origins } = request.body;
+        const res = await client.createPublishableKey({ name: name ?? '', allowedOrigins: allowed_origins ?? [] }, request.caller);
+        keys.invalidate(); // this replica at once; others on the change event
+        reply.code(201);
+        return publishableKeyResource(res.publishableKey);
+      },
+    );
+    app.get(
+      '/publishable-keys',
+      { config: adminConfig, schema: doc('listPublishableKeys', 'List the active publishable keys', { 200: Type.Array(PublishableKeySchema) }) },
+      async (request) => (await client.listPublishableKeys({}, request.caller)).publishableKeys.map(publishableKeyResource),
+    );
+    app.delete(
+      '/publishable-keys/:id',
+      {
+        config: adminConfig,
+        schema: {
+          ...doc('deletePublishableKey', 'Revoke a publishable key (its requests are denied from now on)', { 200: DeletedPublishableKey, ...errorResponses(404) }),
+          params: KeyIdParams,
+        },
+      },
+      async (request) => {
+        const res = await client.revokePublishableKey({ id: request.params.id }, request.caller);
+        keys.invalidate();
+        return { deleted: true, previous: publishableKeyResource(res.publishableKey) };
+      },
+    );
+  }
+
   app.get(
     '/settings',
     { config: adminConfig, schema: doc('getSiteSettings', 'Get the site options', { 200: SiteSettingsSchema }) },

@@ -12,6 +12,7 @@ export const CustomerEvents = {
   sessionEnded: defineEvent('customers', 'session_ended', customers.SessionEnded),
   siteSettingsUpdated: defineEvent('customers', 'site_settings_updated', customers.SiteSettingsUpdated),
   emailPreferencesChanged: defineEvent('customers', 'email_preferences_changed', customers.EmailPreferencesChanged),
+  publishableKeysChanged: defineEvent('customers', 'publishable_keys_changed', customers.PublishableKeysChanged),
   applicationPasswordRevoked: defineEvent(
     'customers',
     'application_password_revoked',

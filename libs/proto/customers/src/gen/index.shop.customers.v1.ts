@@ -10,4 +10,5 @@ export * from "./shop/customers/v1/auth";
 export * from "./shop/customers/v1/customer";
 export * from "./shop/customers/v1/events";
 export * from "./shop/customers/v1/profile";
+export * from "./shop/customers/v1/publishable_keys";
 export * from "./shop/customers/v1/settings";

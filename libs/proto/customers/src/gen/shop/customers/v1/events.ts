@@ -81,6 +81,11 @@ export interface EmailPreferencesChanged {
   changedAt?: Date | undefined;
 }
 
+/** publishable_keys_changed: a key was created or revoked; gateways reload their cached list. */
+export interface PublishableKeysChanged {
+  id: number;
+}
+
 function createBaseCustomerCreated(): CustomerCreated {
   return { userId: 0, email: "", login: "", firstName: "", lastName: "", source: "" };
 }
@@ -855,6 +860,61 @@ export const EmailPreferencesChanged: MessageFns<EmailPreferencesChanged> = {
     message.orderEmail = object.orderEmail ?? false;
     message.marketingEmail = object.marketingEmail ?? false;
     message.changedAt = object.changedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBasePublishableKeysChanged(): PublishableKeysChanged {
+  return { id: 0 };
+}
+
+export const PublishableKeysChanged: MessageFns<PublishableKeysChanged> = {
+  encode(message: PublishableKeysChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PublishableKeysChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePublishableKeysChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<PublishableKeysChanged>): PublishableKeysChanged {
+    return PublishableKeysChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PublishableKeysChanged>): PublishableKeysChanged {
+    const message = createBasePublishableKeysChanged();
+    message.id = object.id ?? 0;
     return message;
   },
 };
