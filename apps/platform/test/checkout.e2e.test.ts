@@ -228,6 +228,25 @@ describe('POST /checkout/place', () => {
     expect((await other.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'ONCEEACH' })).status).toBe(200);
   });
 
+  it('bogo (buy 2 get 1): the reward unit is free on the line (bogo_free_units, bogo_coupon) and in what is charged', async () => {
+    await createCoupon(admin, 'B2G1', { discount_type: 'bogo', bogo_buy_quantity: 2, bogo_get_quantity: 1 });
+    const buyer = await shopper(mug, 2);
+    const two = await buyer.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'b2g1' });
+    expect(two.status).toBe(200);
+    // Two units: nothing free yet (the coupon stays applied for when the third is added).
+    expect(two.body.snapshot.items[0]).toMatchObject({ quantity: 2, bogo_free_units: 0, bogo_coupon: '', coupon_discount: 0 });
+    await buyer.post('/shop/v1/cart/items', { price_id: price(mug), quantity: 4 });
+    const cart = (await buyer.get('/shop/v1/cart')).body;
+    // 6 units: two groups of buy 2 get 1.
+    expect(cart.items[0]).toMatchObject({ quantity: 6, bogo_free_units: 2, bogo_coupon: 'b2g1', coupon_discount: 20 });
+    expect(cart.totals).toMatchObject({ subtotal: 60, discount: 20 });
+    const placed = await place(buyer);
+    expect(placed.status).toBe(200);
+    const order = (await admin.get(`/shop/v1/order/${placed.body.order_id}`)).body;
+    // 60 - 20 + 5 shipping (no tax configured here).
+    expect([Number(order.discount_total), Number(order.total)]).toEqual([20, 45]);
+  });
+
   it('20 concurrent checkouts with a usage_limit 3 coupon: exactly 3 orders use it', async () => {
     await createCoupon(admin, 'THREE', { discount_type: 'percent', amount: '10', usage_limit: 3 });
     const buyers = await Promise.all(Array.from({ length: 20 }, () => shopper(mug, 1)));

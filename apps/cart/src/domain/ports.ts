@@ -61,6 +61,9 @@ export interface CouponRecord {
   expiryDate?: string;
   individualUse: boolean;
   freeShipping: boolean;
+  /** bogo coupons: buy this many units of an eligible line, get the next `bogoGetQuantity` free (0 reads as 1). */
+  bogoBuyQuantity: number;
+  bogoGetQuantity: number;
   /** Uses by the customer (or guest email) it was looked up for; counted only under a per-user limit. */
   holderUses: number;
 }

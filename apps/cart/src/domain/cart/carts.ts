@@ -173,6 +173,8 @@ function unpricedLine(line: { itemKey: string; productId: number; priceId: numbe
     unit: 0,
     subtotal: 0,
     discount: 0,
+    bogoFreeUnits: 0,
+    bogoCoupon: '',
     tax: 0,
     sku: '',
     shippingRequired: false,

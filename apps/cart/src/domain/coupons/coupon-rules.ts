@@ -14,7 +14,6 @@ export interface CouponCartView {
 /** Why this coupon cannot be used on this cart (the contract's shop_coupon_invalid message), or undefined. */
 export function couponProblem(coupon: CouponRecord, cart: CouponCartView): string | undefined {
   const code = coupon.code;
-  if (coupon.discountType === 'bogo') return `Coupon "${code}" is a buy-one-get-one coupon, which this cart does not support yet.`;
   if (coupon.expiryDate && coupon.expiryDate < cart.today) return `Coupon "${code}" has expired.`;
   if (coupon.usageLimit && coupon.usageCount >= coupon.usageLimit) return `Coupon "${code}" has reached its usage limit.`;
   if (coupon.usageLimitPerUser && coupon.holderUses >= coupon.usageLimitPerUser) return `Coupon "${code}" has reached its usage limit for you.`;

@@ -101,7 +101,14 @@ export class CartPricer {
     const subtotal = lines.reduce((a, l) => a + l.subtotal, 0);
     const coupons = this.validCoupons(cart.coupons, couponMap, { actor, subtotal, lines, decimals, notices });
     const discounts = computeDiscounts(lines, coupons, decimals);
-    for (const d of discounts) for (const [key, v] of d.byLine) lines.find((l) => l.itemKey === key)!.discount += v;
+    for (const d of discounts) {
+      for (const [key, v] of d.byLine) lines.find((l) => l.itemKey === key)!.discount += v;
+      for (const [key, units] of d.freeUnits) {
+        const line = lines.find((l) => l.itemKey === key)!;
+        // Two bogo coupons on one line: the larger reward counts (discounts cap the line at zero anyway).
+        if (units > line.bogoFreeUnits) Object.assign(line, { bogoFreeUnits: units, bogoCoupon: d.code });
+      }
+    }
 
     const quote = await this.quote(
       {
@@ -190,6 +197,8 @@ export class CartPricer {
         unit,
         subtotal: unit * r.quantity,
         discount: 0,
+        bogoFreeUnits: 0,
+        bogoCoupon: '',
         tax: 0,
         sku: p.sku,
         shippingRequired: p.shippingRequired,

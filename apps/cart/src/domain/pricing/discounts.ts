@@ -16,6 +16,8 @@ export interface CouponDiscount {
   byLine: Map<string, number>;
   total: number;
   freeShipping: boolean;
+  /** bogo coupons: the units of each line (by key) it made free. */
+  freeUnits: Map<string, number>;
 }
 
 /** Whether a coupon's product/price restrictions let it touch this line. */
@@ -30,12 +32,14 @@ export function lineEligible(coupon: CouponRecord, line: { productId: number; pr
  * Applies coupons in order. Percentages are taken of the line subtotal
  * (not sequentially), fixed_product per unit, fixed_cart spread over the
  * eligible lines in proportion to what is left of them (largest remainder,
- * so the cents add up); no line is discounted below zero.
+ * so the cents add up), bogo as reward units of each eligible line (see
+ * bogoFreeUnits) at its unit price; no line is discounted below zero.
  */
 export function computeDiscounts(lines: DiscountLine[], coupons: CouponRecord[], decimals: number): CouponDiscount[] {
   const left = new Map(lines.map((l) => [l.itemKey, l.subtotal]));
   return coupons.map((coupon) => {
     const byLine = new Map<string, number>();
+    const freeUnits = new Map<string, number>();
     const eligible = lines.filter((l) => lineEligible(coupon, l));
     const take = (key: string, wanted: number) => {
       const got = Math.max(0, Math.min(wanted, left.get(key) ?? 0));
@@ -51,10 +55,30 @@ export function computeDiscounts(lines: DiscountLine[], coupons: CouponRecord[],
       for (const l of eligible) take(l.itemKey, amount * l.quantity);
     } else if (coupon.discountType === 'fixed_cart') {
       spread(eligible.map((l) => ({ key: l.itemKey, weight: left.get(l.itemKey) ?? 0 })), amount).forEach((v, k) => take(k, v));
+    } else if (coupon.discountType === 'bogo') {
+      for (const l of eligible) {
+        const free = bogoFreeUnits(l.quantity, coupon.bogoBuyQuantity, coupon.bogoGetQuantity);
+        if (!free) continue;
+        freeUnits.set(l.itemKey, free);
+        take(l.itemKey, (l.subtotal / l.quantity) * free);
+      }
     }
     const total = [...byLine.values()].reduce((a, b) => a + b, 0);
-    return { code: coupon.code, byLine, total, freeShipping: coupon.freeShipping };
+    return { code: coupon.code, byLine, total, freeShipping: coupon.freeShipping, freeUnits };
   });
+}
+
+/**
+ * Reward units of a line under "buy `buy`, get `get` free": every full group
+ * of buy + get units has `get` free, and a partial group's units past `buy`
+ * are free too (buy 2 get 1: 3 units -> 1, 5 -> 1, 6 -> 2). A quantity of 0
+ * in the coupon reads as 1 (buy one, get one).
+ */
+export function bogoFreeUnits(quantity: number, buy: number, get: number): number {
+  const b = Math.max(1, buy);
+  const g = Math.max(1, get);
+  const groups = Math.floor(quantity / (b + g));
+  return groups * g + Math.max(0, quantity - groups * (b + g) - b);
 }
 
 function safeAmount(value: string, scale: number): number {

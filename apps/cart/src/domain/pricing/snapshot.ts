@@ -12,6 +12,9 @@ export interface PricedLine {
   unit: number;
   subtotal: number;
   discount: number;
+  /** Units a bogo coupon made free (included in `discount`), and that coupon's code. */
+  bogoFreeUnits: number;
+  bogoCoupon: string;
   tax: number;
   sku: string;
   shippingRequired: boolean;

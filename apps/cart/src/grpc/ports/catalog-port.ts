@@ -22,6 +22,8 @@ function couponRecord(c: catalog.Coupon, holderUses: number): CouponRecord {
     expiryDate: c.expiryDate || undefined,
     individualUse: c.individualUse,
     freeShipping: c.freeShipping,
+    bogoBuyQuantity: c.bogoBuyQuantity,
+    bogoGetQuantity: c.bogoGetQuantity,
     holderUses,
   };
 }
