@@ -5,7 +5,7 @@ import { fulfillment } from '@storefront/proto/fulfillment';
 import { FulfillmentConfigSchema } from './config';
 import { createFulfillmentDomain } from './domain';
 import { createDownloadsDomain } from './domain/downloads';
-import { onOrderPaid, onPaidOrderGone, orderPaidShortcut } from './events/order-paid';
+import { onOrderPaid, onPaidOrderGone } from './events/order-paid';
 import { catalogProducts } from './grpc/catalog-products';
 import { downloadHandlers } from './grpc/download.handlers';
 import { LocalFileStorage } from './storage/local-files';
@@ -45,9 +45,8 @@ export const fulfillmentService = defineService({
       now: () => new Date(),
     });
     ctx.addGrpcService(fulfillment.DownloadServiceService, downloadHandlers(downloads));
-    ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, onOrderPaid(downloads, ctx.logger), {
-      shortcut: orderPaidShortcut(downloads),
-    });
+    const paid = onOrderPaid(downloads, ctx.logger);
+    ctx.consume('fulfillment.grant_downloads', OrderEvents.orderPaid, paid.handler, { shortcut: paid.shortcut });
     // Orders that stop counting as paid leave what bundle syncs walk.
     const gone = <T extends { orderId: number }>(name: string, event: EventType<T>, isGone: (payload: T) => boolean) => {
       const { handler, shortcut } = onPaidOrderGone(downloads, isGone);

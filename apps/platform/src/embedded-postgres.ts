@@ -147,7 +147,7 @@ class WireServer {
     const id = this.nextId++;
     this.sockets.add(socket);
     socket.setNoDelay(true);
-    let buffer = Buffer.alloc(0);
+    let buffer: Buffer = Buffer.alloc(0);
     let started = false;
     let pending: Uint8Array[] = [];
     // A connection's batches run in the order it sent them.

@@ -75,6 +75,15 @@ describe('POST /checkout/place', () => {
     expect(await reservationOf(bacs.body.order_id)).toBe('committed');
   });
 
+  it('a cancelled order gives its units back (catalog restocks on order_cancelled)', async () => {
+    const before = await stockOf(mug);
+    const held = await place(await shopper(mug, 2), { payment_method: 'bacs' });
+    expect(held.body.status).toBe('on_hold');
+    expect(await stockOf(mug)).toBe(before! - 2);
+    expect((await admin.patch(`/shop/v1/order/${held.body.order_id}`, { status: 'cancelled' })).status).toBe(200);
+    await waitFor(async () => (await stockOf(mug)) === before, 15_000, 100);
+  });
+
   it('refuses bad input: 400 without fields, 422 for missing fields, unknown gateway, empty cart', async () => {
     const c = await shopper();
     expectError(await c.post('/shop/v1/checkout/place', { payment_method: 'cod' }), 400);

@@ -78,6 +78,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
+    // Several services share a process (npm start, tests): each ORM finds only its own transaction
+    // context. With one shared name, an event delivered in-process inside another service's
+    // transaction made this service's queries run on that service's entity manager.
+    contextName: options.schema,
     debug: false,
   };
   const orm = await MikroORM.init(config);

@@ -98,3 +98,34 @@ describe('a pool with every connection busy', () => {
     }
   }, 30_000);
 });
+
+describe('two services in one process', () => {
+  const Gadget = defineEntity({
+    name: 'Gadget',
+    tableName: 'gadgets',
+    properties: { id: p.integer().primary().autoincrement(), label: p.string() },
+  });
+
+  it("each ORM keeps to its own transaction context: work for one inside the other's transaction uses its own entity manager", async () => {
+    const other = await openDatabase({
+      url: withDatabaseName(base, dbName),
+      schema: 'gadgets_svc',
+      entities: [Gadget],
+      migrations: [
+        sqlMigration('0001_initial', [...messagingTablesSql('gadgets_svc'), `create table "gadgets_svc"."gadgets" ("id" serial primary key, "label" varchar(255) not null)`]),
+      ],
+    });
+    try {
+      await other.migrate();
+      await other.em().execute(`insert into "gadgets_svc"."gadgets" ("label") values ('dial')`);
+      // As an event delivered in-process while the publisher's transaction is open (npm start's event bus).
+      const found = await db.em().transactional(async () => {
+        const em = other.em();
+        return em.findOne(Gadget, { label: 'dial' });
+      });
+      expect(found?.label).toBe('dial');
+    } finally {
+      await other.close();
+    }
+  });
+});

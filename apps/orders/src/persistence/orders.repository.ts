@@ -189,6 +189,12 @@ export async function readOrder(reader: Reader, id: number): Promise<Order | nul
   return (await readOrderVersion(reader, id))?.order ?? null;
 }
 
+/** Locks the order's row; the version (`xmin`) it has, or null when there is no such order. */
+export async function lockOrderVersion(em: EntityManager, id: number): Promise<string | null> {
+  const rows = await em.execute<{ version: string }[]>(`select xmin::text as version from ${T.orders} where id = ? for update`, [id]);
+  return rows[0]?.version ?? null;
+}
+
 /** An order and the version of its row (`xmin`) it was read at, for a write guarded by it. */
 export async function readOrderVersion(reader: Reader, id: number): Promise<{ order: Order; version: string } | null> {
   const rows = await reader.query<{ o: unknown; version: string }>(

@@ -26,7 +26,8 @@ export class BundleSync {
 
   async sync(bundleId: number, page: number, perPage: number): Promise<BundleSyncResult> {
     const bundle = (await this.deps.products.lookup([bundleId])).get(bundleId);
-    if (!bundle) throw notFound('shop_rest_invalid_product_id', 'Invalid bundle ID.');
+    // A product that is not a bundle has no purchasers to sync: the same answer as an unknown id.
+    if (!bundle || bundle.productType !== 'bundle') throw notFound('shop_rest_invalid_product_id', 'Invalid bundle ID.');
     const members = bundle.bundleProductIds.length ? await this.deps.products.lookup(bundle.bundleProductIds) : new Map();
     return this.deps.db.em().transactional(async (em) => {
       const { orders, total } = await paidOrdersWithProduct(em, bundleId, perPage, (page - 1) * perPage);

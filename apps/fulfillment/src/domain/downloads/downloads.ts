@@ -18,7 +18,7 @@ import { badSignature, linkExpired, permissionGone, permissionNotFound, sessionN
 import { permissionsFor } from './grants';
 import { clampExpiresIn, signDownload, validSignature } from './signing';
 import type { DownloadsDeps } from './deps';
-import type { DownloadPermission } from './types';
+import type { DownloadableProduct, DownloadPermission } from './types';
 
 const MAX_CHUNK = 1024 * 1024;
 
@@ -56,15 +56,25 @@ export class Downloads {
    * permission per file of every downloadable product (a bundle's products included).
    * Idempotent per order: existing grants are kept as they are.
    */
-  async grantForPaidOrder(em: EntityManager, order: PaidOrder): Promise<DownloadPermission[]> {
-    await recordPaidLines(em, paidLines(order));
-    if (!order.customerId) return [];
+  /**
+   * The products (and bundled products) of a customer's paid order, from
+   * catalog: looked up before the order's grants are written, never inside
+   * their transaction (a remote call must not hold it open).
+   */
+  async productsOfPaidOrder(order: PaidOrder): Promise<Map<number, DownloadableProduct>> {
     const ids = [...new Set(order.lines.map((l) => l.productId).filter((id) => id > 0))];
-    if (!ids.length) return [];
+    if (!order.customerId || !ids.length) return new Map();
     const products = await this.deps.products.lookup(ids);
     const bundled = [...products.values()].flatMap((p) => (p.productType === 'bundle' ? p.bundleProductIds : []));
     const extra = bundled.filter((id) => !products.has(id));
     if (extra.length) for (const [id, p] of await this.deps.products.lookup([...new Set(extra)])) products.set(id, p);
+    return products;
+  }
+
+  /** Records the order's paid lines and grants its downloads (`products`: productsOfPaidOrder). */
+  async grantForPaidOrder(em: EntityManager, order: PaidOrder, products: Map<number, DownloadableProduct>): Promise<DownloadPermission[]> {
+    await recordPaidLines(em, paidLines(order));
+    if (!order.customerId) return [];
     const now = this.deps.now();
     const grants = [...products.values()]
       .filter((p) => p.downloadable || p.downloads.length)

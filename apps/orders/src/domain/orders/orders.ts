@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '@storefront/errors';
 import { isDecimal, toMinor } from '@storefront/money';
 import {
   deleteOrder,
@@ -8,6 +9,7 @@ import {
   insertOrder,
   insertOrderWithEvents,
   listOrderVersions,
+  lockOrderVersion,
   newOrderIds,
   type NewOrderIds,
   ordersAt,
@@ -550,15 +552,22 @@ export class Orders {
       const idempotencyKey = refundKey(id, current.transactionId, `refund-from-${current.refundedTotal}-of-${refund.amount}`);
       await refundThroughGateway(this.deps, current, { ...refund, idempotencyKey });
     }
-    await this.tx(async (em) => {
-      let order = await this.locked(em, id);
+    // New lines are totalled by the quote engine before the transaction opens (never a remote call inside it).
+    const prepare = (order: Order) =>
+      priced.length
+        ? {
+            lines: [...order.lineItems, ...priced],
+            shipping: mergeAddress(order.shipping, input.shipping, input.shippingFields) ?? order.shipping,
+            billing: mergeAddress(order.billing, input.billing, input.billingFields) ?? order.billing,
+          }
+        : undefined;
+    await this.editPriced(id, prepare, async (em, locked, content) => {
+      let order = locked;
       // Merged with the locked row: a concurrent change of another field is kept.
       const billing = mergeAddress(order.billing, input.billing, input.billingFields);
       const shipping = mergeAddress(order.shipping, input.shipping, input.shippingFields);
-      if (priced.length) {
+      if (content) {
         if (!isEditable(order)) throw notEditable();
-        const lines = [...order.lineItems, ...priced];
-        const content = await this.pricing.total(lines, shipping ?? order.shipping, billing ?? order.billing);
         await replaceContent(em, id, { ...content, couponLines: keptCoupons(order.couponLines, content.discountTotal) });
         order = (await findOrder(em, id))!;
       }
@@ -635,15 +644,46 @@ export class Orders {
     edit: (lines: OrderContent['lineItems'], order: Order) => OrderContent['lineItems'],
   ): Promise<Order> {
     const now = this.deps.now();
-    await this.tx(async (em) => {
-      const order = await this.locked(em, id);
+    const prepare = (order: Order) => {
       if (!isEditable(order)) throw notEditable();
-      const lines = edit(order.lineItems, order);
-      const content = await this.pricing.total(lines, order.shipping, order.billing);
-      await replaceContent(em, id, { ...content, couponLines: keptCoupons(order.couponLines, content.discountTotal) });
+      return { lines: edit(order.lineItems, order), shipping: order.shipping, billing: order.billing };
+    };
+    await this.editPriced(id, prepare, async (em, order, content) => {
+      if (!isEditable(order)) throw notEditable();
+      await replaceContent(em, id, { ...content!, couponLines: keptCoupons(order.couponLines, content!.discountTotal) });
       await updateOrderFields(em, id, {}, now);
     });
     return this.get(id);
+  }
+
+  /**
+   * An edit whose new lines the quote engine totals: priced from a read of the
+   * order before the transaction opens (a remote call inside it would hold
+   * the order's lock across the network, and on the one-session embedded
+   * database deadlock), then written under the lock only if the row is still
+   * the version priced; another writer first means price again. `prepare`
+   * returning undefined: nothing to price, the write just runs under the lock.
+   */
+  private async editPriced(
+    id: number,
+    prepare: (order: Order) => { lines: OrderContent['lineItems']; shipping: Address; billing: Address } | undefined,
+    write: (em: EntityManager, order: Order, content: OrderContent | undefined) => Promise<void>,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const read = await readOrderVersion(this.deps.db.reader, id);
+      if (!read) throw orderNotFound();
+      const wanted = prepare(read.order);
+      const content = wanted && (await this.pricing.total(wanted.lines, wanted.shipping, wanted.billing));
+      const written = await this.tx(async (em) => {
+        const version = await lockOrderVersion(em, id);
+        if (version === null) throw orderNotFound();
+        if (content && version !== read.version) return false;
+        await write(em, (await findOrder(em, id))!, content);
+        return true;
+      });
+      if (written) return;
+      if (attempt >= 5) throw new DomainError('shop_order_edit_conflict', 409, 'The order kept changing while it was being edited; retry.');
+    }
   }
 
   // ---- The customer's own orders ----
