@@ -144,6 +144,15 @@ describe('POST /order', () => {
     expect(o._links.self[0].href).toBe(`${stack.url}${ORDERS}/${o.id}`);
   });
 
+  it('creates a draft with status checkout_draft (any status slug): stored as a draft, listed for the admin only by status', async () => {
+    const draft = await createOrder({ status: 'checkout_draft' });
+    expect(draft.status).toBe('checkout_draft');
+    const drafts = await admin.get(`${ORDERS}?status=checkout_draft`);
+    expect(drafts.body.map((o: { id: number }) => o.id)).toContain(draft.id);
+    // A draft can still be placed by the state machine.
+    expect((await admin.patch(`${ORDERS}/${draft.id}`, { status: 'pending_payment' })).body.status).toBe('pending_payment');
+  });
+
   it('creates paid orders with set_paid or a paid status through the state machine', async () => {
     const paid = await createOrder({ set_paid: true });
     expect(paid).toMatchObject({ status: 'processing', paid_status: 'paid', needs_payment: false });

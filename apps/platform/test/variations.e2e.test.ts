@@ -119,10 +119,10 @@ describe('GET /cart/products/<product_id>/variations', () => {
     }
   });
 
-  it('refuses publishable keys: 401 shop_cart_pk_unsupported (no key handler installed)', async () => {
-    expectError(await guest.get(variationsUrl(shirt.id), { headers: { 'X-Shop-Pk': 'pk_test_123' } }), 401, 'shop_cart_pk_unsupported');
-    expectError(await guest.get(`${variationsUrl(shirt.id)}?pk=pk_test_123`), 401, 'shop_cart_pk_unsupported');
-    expectError(await admin.get(variationsUrl(shirt.id), { headers: { 'X-Shop-Pk': 'pk_test_123' } }), 401, 'shop_cart_pk_unsupported');
+  it('is a cart route for publishable keys: the embed addon denies an unknown key (401 shop_pk_invalid)', async () => {
+    expectError(await guest.get(variationsUrl(shirt.id), { headers: { 'X-Shop-Pk': 'pk_test_123' } }), 401, 'shop_pk_invalid');
+    expectError(await guest.get(`${variationsUrl(shirt.id)}?pk=pk_test_123`), 401, 'shop_pk_invalid');
+    expectError(await admin.get(variationsUrl(shirt.id), { headers: { 'X-Shop-Pk': 'pk_test_123' } }), 401, 'shop_pk_invalid');
   });
 
   it('describes the route with OPTIONS', async () => {

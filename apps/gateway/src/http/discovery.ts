@@ -77,7 +77,8 @@ export class RouteCatalog {
       const source = methods.includes('GET') || methods.includes('DELETE') ? schema?.querystring : schema?.body;
       return { methods, args: argsOf(source) };
     });
-    const itemSchema = routes.find((r) => r.config?.itemSchema)?.config?.itemSchema;
+    // The declared item schema, else what the route answers (its GET's 200, else any method's 200/201).
+    const itemSchema = routes.find((r) => r.config?.itemSchema)?.config?.itemSchema ?? responseSchemaOf(routes);
     return {
       namespace,
       methods: [...new Set(endpoints.flatMap((e) => e.methods))],
@@ -89,7 +90,18 @@ export class RouteCatalog {
 
 function argsOf(schema: JsonSchema | undefined): Endpoint['args'] {
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
+  // A parameter with a default need not be sent (TypeBox lists it as required so the default is filled in).
   return Object.fromEntries(
-    Object.entries(schema?.properties ?? {}).map(([name, prop]) => [name, { ...prop, required: required.has(name) }]),
+    Object.entries(schema?.properties ?? {}).map(([name, prop]) => [name, { ...prop, required: required.has(name) && !('default' in prop) }]),
   );
+}
+
+function responseSchemaOf(routes: RouteOptions[]): unknown {
+  const ordered = [...routes].sort((a, b) => Number(([] as string[]).concat(b.method).includes('GET')) - Number(([] as string[]).concat(a.method).includes('GET')));
+  for (const route of ordered) {
+    const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    const schema = response?.[200] ?? response?.[201];
+    if (schema && typeof schema === 'object') return schema;
+  }
+  return undefined;
 }

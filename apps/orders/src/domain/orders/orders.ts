@@ -491,12 +491,14 @@ export class Orders {
     const lines = await this.pricing.priceLines(input.lineItems, currency);
     const content = await this.pricing.total(lines, shipping, billing);
     const now = this.deps.now();
+    // A draft (spec: create takes any status slug) is stored as one: not placed, nothing announced.
+    const draft = status === 'checkout_draft' && !input.setPaid;
     const id = await this.tx(async (em) => {
       const order = await insertOrder(
         em,
         {
           ...content,
-          status: 'pending_payment',
+          status: draft ? 'checkout_draft' : 'pending_payment',
           paidStatus: 'unpaid',
           orderKey: newOrderKey(),
           checkoutKey: null,
@@ -514,8 +516,9 @@ export class Orders {
           couponCodes: [],
         },
         now,
-        created('pending_payment', actor),
+        created(draft ? 'checkout_draft' : 'pending_payment', actor),
       );
+      if (draft) return order!.id;
       recordPlaced(intoOutbox(em), order!, now);
       // The requested status (or set_paid) is reached through the state machine.
       const target = input.setPaid ? this.paidTarget(order!, status) : status;
