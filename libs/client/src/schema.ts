@@ -1535,7 +1535,7 @@ export interface paths {
         /** Settings of every registered gateway (password fields masked). */
         get: operations["getPaymentGatewaySettings"];
         /**
-         * Replaces the named gateways' settings (unlisted fields reset to defaults), validated per field type.
+         * Merges fields into the named gateways' settings, validated and sanitized per field type (PUT and PATCH alike).
          * @description A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.
          */
         put: operations["replacePaymentGatewaySettings"];
@@ -1544,7 +1544,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Merges fields into the named gateways' settings, validated and sanitized per field type.
+         * Merges fields into the named gateways' settings, validated and sanitized per field type (PUT and PATCH alike).
          * @description A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.
          */
         patch: operations["updatePaymentGatewaySettings"];

@@ -58,10 +58,7 @@ export function gatewaySettingsRoutes(app: TypedApp, clients: PaymentsClients): 
       schema: {
         operationId: method === 'PUT' ? 'replacePaymentGatewaySettings' : 'updatePaymentGatewaySettings',
         tags,
-        summary:
-          method === 'PUT'
-            ? 'Replaces the named gateways\' settings (unlisted fields reset to defaults), validated per field type.'
-            : 'Merges fields into the named gateways\' settings, validated and sanitized per field type.',
+        summary: 'Merges fields into the named gateways\' settings, validated and sanitized per field type (PUT and PATCH alike).',
         description: 'A gateway with `verify_config` verifies its settings first: 422 `shop_payment_gateway_verification_failed`, nothing saved.',
         body: UpdateBody,
         response: { 200: PaymentGatewaySettingsSchema, ...errorResponses(400, 401, 403, 422) },
@@ -69,7 +66,8 @@ export function gatewaySettingsRoutes(app: TypedApp, clients: PaymentsClients): 
       handler: async (request) => {
         const body = request.body as Static<typeof UpdateBody>;
         const { settingsJson } = await clients.paymentGateway.updateSettings(
-          { configJson: JSON.stringify(body.config), replace: method === 'PUT' },
+          // PUT and PATCH are one operation in the spec (the host platform's EDITABLE): both merge.
+          { configJson: JSON.stringify(body.config), replace: false },
           request.caller,
         );
         return JSON.parse(settingsJson) as object;
