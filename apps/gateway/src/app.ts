@@ -129,7 +129,8 @@ async function createApp(
     trustProxy: config.TRUST_PROXY ?? false,
     genReqId: (req) => requestIdOf(req.headers),
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A path parameter up to 500 characters reaches its route (a cart line key too long to be one is 404 there, not the router's 414).
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     ...frameworkErrorOptions,
   });
   if (tracing) installTracing(app, tracing);

@@ -11,7 +11,7 @@ afterAll(() => channel.close());
 
 describe('bindServices', () => {
   it('binds every service of a generated package under its short name', () => {
-    expect(Object.keys(bindServices(channel, customers)).sort()).toEqual(['auth', 'customer', 'profile', 'settings']);
+    expect(Object.keys(bindServices(channel, customers)).sort()).toEqual(['auth', 'customer', 'profile', 'publishableKey', 'settings']);
     expect(Object.keys(bindServices(channel, fulfillment)).sort()).toEqual(['download', 'quote', 'region', 'shipping', 'tax']);
     const clients = bindServices(channel, catalog);
     expect(Object.keys(clients)).toEqual(expect.arrayContaining(['product', 'catalogLookup', 'stock', 'coupon']));

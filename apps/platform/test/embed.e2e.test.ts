@@ -104,7 +104,7 @@ describe('keyed cart and checkout requests', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
     // A server-side call (no Origin) with the key: served, no CORS headers.
-    const server = await frame.get('/shop/v1/mini-cart/current?render=false', { headers: { 'x-shop-pk': key } });
+    const server = await frame.get('/shop/v1/cart', { headers: { 'x-shop-pk': key } });
     expect(server.status).toBe(200);
     expect(server.headers.get('access-control-allow-origin')).toBeNull();
     // Keyless requests never get CORS headers.

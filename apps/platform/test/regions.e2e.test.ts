@@ -57,9 +57,9 @@ describe('GET /checkout/states (public)', () => {
     expect(unknown.body.message).toContain('ZZ');
   });
 
-  it('refuses publishable keys like every checkout route (no key handler installed)', async () => {
+  it('decides publishable keys like every checkout route (the embed addon denies an unknown key)', async () => {
     const keyed = await guest.get(`${CHECKOUT_STATES}?country_code=US`, { headers: { 'x-shop-embed-key': 'pk_test' } });
-    expectError(keyed, 401, 'shop_checkout_pk_unsupported');
+    expectError(keyed, 401, 'shop_pk_invalid');
   });
 });
 

@@ -63,7 +63,7 @@ export class PublishableKeyCache {
 type Area = 'cart' | 'checkout';
 
 /**
- * Publishable/embed keys on cart, mini-cart and checkout routes (spec 5,
+ * Publishable/embed keys on cart and checkout routes (spec 5,
  * "Publishable / embed key"). With the embed addon, a keyed request passes
  * when its key is active (else 401 `shop_pk_invalid`) and gets CORS headers
  * when its Origin is one the key allows; a CORS preflight is answered for an
@@ -76,7 +76,8 @@ export function installPublishableKeyGate(app: FastifyInstance, prefix: string, 
   const areaOf = (request: FastifyRequest): Area | undefined => {
     // The route it matched, not the raw URL (`//shop/v1/cart` reaches the cart route too).
     const url = request.routeOptions.url ?? request.url;
-    if (url.startsWith(`${prefix}/cart`) || url.startsWith(`${prefix}/mini-cart`)) return 'cart';
+    // Cart and checkout only (spec 5): the mini cart is plainly public, a key there is not looked at.
+    if (url.startsWith(`${prefix}/cart`)) return 'cart';
     return url.startsWith(`${prefix}/checkout`) ? 'checkout' : undefined;
   };
   // Synchronous for keyless requests (Fastify's `done`): no promise per request on the usual path.

@@ -20,7 +20,7 @@ const AddItemBody = Type.Object(
   },
   { additionalProperties: false },
 );
-// No length rule of its own: a key that is not a line's is 404 shop_cart_item_not_found (spec 4.1), up to the router's 100-character parameter limit (414 beyond).
+// No length rule of its own: a key that is not a line's is 404 shop_cart_item_not_found (spec 4.1), up to the router's 500-character parameter limit (414 beyond).
 const KeyParams = Type.Object({ key: Type.String({ description: 'The line\'s item_key.' }) });
 const UpdateBody = Type.Object(
   { quantity: Quantity(0, 'New quantity; 0 removes the line.'), session_id: SessionId },
