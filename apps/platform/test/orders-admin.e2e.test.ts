@@ -169,6 +169,8 @@ describe('POST /order', () => {
     expectInvalid(await admin.post(ORDERS, { line_items: [{ price_id: mug.priceId, quantity: -1 }] }), 'quantity');
     expectInvalid(await admin.post(ORDERS, { line_items: [{ price_id: mug.priceId, quantity: 0 }] }), 'quantity');
     expectInvalid(await admin.post(ORDERS, { line_items: [{ price_id: -4 }] }), 'price_id');
+    expectInvalid(await admin.post(ORDERS, { billing: { email: 'notanemail' } }), 'billing.email');
+    expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { billing: { email: 'a@b' } }), 'billing.email');
     const unknownPrice = await admin.post(ORDERS, { line_items: [{ price_id: 987654, quantity: 1 }] });
     expect(unknownPrice.status).toBe(422);
     expect(unknownPrice.body.data.status).toBe(422);

@@ -16,6 +16,14 @@ export const serviceUnavailable = (what: string) =>
 export const invalidOrderInput = (params: Record<string, string>) =>
   new DomainError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A billing email, when one is given, must look like one (400 naming `billing.email`, as the host platform's is_email check). */
+export function assertBillingEmail(billing: { email?: string } | undefined): void {
+  const email = billing?.email?.trim();
+  if (email && !EMAIL.test(email)) throw invalidOrderInput({ 'billing.email': `"${email.slice(0, 100)}" is not a valid email address.` });
+}
+
 /** Postgres text cannot hold NUL: a client sending one gets 400 naming the field, never a 500. */
 export function assertNoNul(value: unknown, path = 'body'): void {
   if (typeof value === 'string') {

@@ -27,7 +27,7 @@ import { OrderDocuments } from '../../persistence/order-documents';
 import { JustCreated } from './just-created';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
+import { assertBillingEmail, assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
   alreadyPaid,
   notPayable,
@@ -483,6 +483,7 @@ export class Orders {
 
   async adminCreate(input: AdminOrderInput, actor: Actor): Promise<Order> {
     assertNoNul(input);
+    assertBillingEmail(input.billing);
     const status = input.status || 'pending_payment';
     if (!isOrderStatus(status)) throw invalidStatus(status);
     const currency = input.currency || (await this.deps.store.currency());
@@ -539,6 +540,7 @@ export class Orders {
 
   async update(id: number, input: OrderUpdate, actor: Actor): Promise<Order> {
     assertNoNul(input);
+    assertBillingEmail(input.billing);
     if (input.status !== undefined && !isOrderStatus(input.status)) throw invalidStatus(input.status);
     const now = this.deps.now();
     // Refunds call the payment gateway; plan first (a refused transition never reaches it).
