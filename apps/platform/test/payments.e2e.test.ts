@@ -729,6 +729,25 @@ describe('card-testing defence', () => {
     const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
     expect(other.status).toBe(200);
     await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
+    // Cash on delivery from that IP takes no card and cannot decline: not limited.
+    const { order: held } = await ordersGrpc.checkout.createOrder(
+      checkoutOrder({ paymentMethod: 'cod', paymentMethodTitle: 'Cash on delivery', customerId: aliceId }),
+      systemCaller(),
+    );
+    const cod = await paymentService.processPayment(
+      payments.ProcessPaymentRequest.fromPartial({
+        orderId: held!.id,
+        orderKey: held!.orderKey,
+        gatewayId: 'cod',
+        amount: held!.total,
+        currency: 'USD',
+        customerId: aliceId,
+        paymentPayloadJson: '{}',
+        clientIp: ip,
+      }),
+      anonymousCaller('e2e', ip),
+    );
+    expect(cod.outcome).toBe('paid');
   });
 });
 

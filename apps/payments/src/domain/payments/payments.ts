@@ -179,8 +179,9 @@ export class Payments {
     }
     if (!claim.claimed) throw paymentInProgress();
     // Rate limiting after the key is claimed, so a replay is never refused; a refused attempt leaves no row.
+    // A gateway that settles locally (cod, bacs) takes no card and never declines: nothing to test, never limited.
     try {
-      this.defence.refuseOver(claim);
+      if (!view.gateway.settlesLocally) this.defence.refuseOver(claim);
     } catch (err) {
       await deleteAttempt(this.deps.db.em(), attempt.id);
       throw err;
