@@ -411,7 +411,23 @@ describe('saved payment methods', () => {
     // Used: it cannot be confirmed again, nor by another customer.
     expectInvalid(await addCard(bob, { payment_method_id: intent.body.intent_id, ...VISA }), 'payment_payload.payment_method_id');
     expectInvalid(await addCard(alice, { payment_method_id: intent.body.intent_id }), 'payment_payload.payment_method_id');
+    // Saved once: sending the confirmed intent again answers the same token, never a second one.
+    const again = await addCard(bob, { payment_method_id: intent.body.intent_id });
+    expect(again.status).toBe(200);
+    expect(again.body.token.id).toBe(saved.body.token.id);
+    expect((await bob.get('/shop/v1/me/payment-methods')).body.filter((t: { id: number }) => t.id === saved.body.token.id)).toHaveLength(1);
     await bob.delete(`/shop/v1/payment-methods/${saved.body.token.id}`);
+    expectInvalid(await addCard(bob, { payment_method_id: intent.body.intent_id }), 'payment_payload.payment_method_id');
+  });
+
+  it('a setup intent confirmed separately is saved once, however often its id is sent', async () => {
+    const intent = await bob.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'test_card' });
+    const first = await addCard(bob, { payment_method_id: intent.body.intent_id, ...VISA });
+    const before = (await bob.get('/shop/v1/me/payment-methods')).body.length;
+    const replies = await Promise.all([1, 2, 3].map(() => addCard(bob, { payment_method_id: intent.body.intent_id })));
+    for (const r of replies) expect([r.status, r.body.token?.id]).toEqual([200, first.body.token.id]);
+    expect((await bob.get('/shop/v1/me/payment-methods')).body).toHaveLength(before);
+    await bob.delete(`/shop/v1/payment-methods/${first.body.token.id}`);
   });
 
   it('Idempotency-Key: the same key replays the first result (one token); another body is 422', async () => {

@@ -22,6 +22,8 @@ export function emailConsumer<T>(
   domain: NotificationsDomain,
   emailsOf: (payload: T, site: SiteSettingsSnapshot) => EmailRequest[],
 ): EmailConsumer<T> {
+  // What the shortcut's sending did, for the handler: it runs inside the inbox transaction, where
+  // rendering (a site-settings read, gRPC on a cold cache) or sending must not happen.
   const failed = new WeakMap<EventEnvelope<T>, Delivery>();
   return {
     shortcut: async (envelope, consumer) => {
@@ -34,9 +36,9 @@ export function emailConsumer<T>(
       return false;
     },
     handler: async (envelope, em) => {
-      const emails = await domain.emails.wanted(emailsOf(envelope.payload, await domain.deps.site.read()));
-      if (!emails.length) return;
-      await domain.emails.sendAll(em, emails, failed.get(envelope));
+      const delivery = failed.get(envelope);
+      if (!delivery) throw new Error('an email event reached its transaction without its delivery (the shortcut sends first)');
+      await domain.emails.logDelivery(em, delivery);
       failed.delete(envelope);
     },
   };

@@ -65,6 +65,8 @@ export const IntentRow = defineEntity({
     expiresAt: p.datetime(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** A setup intent's saved token, once it made one. */
+    tokenId: p.bigint('number').nullable(),
   },
 });
 export type IntentRow = InferEntity<typeof IntentRow>;

@@ -15,6 +15,8 @@ export interface IntentRecord {
   card?: CardSummary;
   returnUrl: string;
   expiresAt: Date;
+  /** A setup intent's saved token, once it made one. */
+  tokenId?: number;
 }
 
 interface Row {
@@ -35,6 +37,7 @@ interface Row {
   card_behaviour: string;
   return_url: string;
   expires_at: Date;
+  token_id: string | null;
 }
 
 const toRecord = (r: Row): IntentRecord => ({
@@ -53,7 +56,14 @@ const toRecord = (r: Row): IntentRecord => ({
     : undefined,
   returnUrl: r.return_url,
   expiresAt: new Date(r.expires_at),
+  ...(r.token_id ? { tokenId: Number(r.token_id) } : {}),
 });
+
+/** Records the token a setup intent made; false when it already made one (a concurrent request). */
+export async function claimSetupIntentToken(em: EntityManager, id: string, tokenId: number): Promise<boolean> {
+  const rows = await em.execute(`update "payments"."intents" set "token_id" = ? where "id" = ? and "token_id" is null returning "id"`, [tokenId, id]);
+  return rows.length > 0;
+}
 
 export async function insertIntent(em: EntityManager, i: IntentRecord, now: Date): Promise<void> {
   await em.execute(

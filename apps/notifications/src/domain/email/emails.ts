@@ -53,13 +53,12 @@ export class Emails {
   constructor(private readonly deps: NotificationsDeps) {}
 
   /**
-   * Renders and sends several emails (one event's), one after the other,
-   * logging every outcome in one statement of `em`'s transaction. `delivered`:
-   * emails `sendOnce` has already sent, whose outcomes are only logged here.
+   * Logs what `sendOnce` delivered (one event's emails, some failed) in one
+   * statement of `em`'s transaction. Nothing is rendered or sent here: no
+   * SMTP exchange or site-settings read may hold a transaction open.
    */
-  async sendAll(em: EntityManager, emails: readonly EmailRequest[], delivered?: Delivery): Promise<EmailLogEntry[]> {
-    const { messages, errors } = delivered ?? (await this.deliver(await this.render(emails)));
-    return this.log(em, messages, errors, 0);
+  async logDelivery(em: EntityManager, delivered: Delivery): Promise<EmailLogEntry[]> {
+    return this.log(em, delivered.messages, delivered.errors, 0);
   }
 
   /**

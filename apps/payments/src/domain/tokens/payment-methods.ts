@@ -1,7 +1,7 @@
 import { DomainError, invalidParams, missingParams, replayedError, requestFingerprint } from '@storefront/errors';
 import type { CallerContext } from '@storefront/grpc-client';
 import { findResponse, storeResponse } from '../../persistence/idempotency.repository';
-import { findIntent, setIntentStatus } from '../../persistence/intents.repository';
+import { claimSetupIntentToken, findIntent, setIntentStatus } from '../../persistence/intents.repository';
 import { deleteToken, insertToken, makeDefault, tokenOf, tokensOf, type TokenRecord } from '../../persistence/tokens.repository';
 import type { PaymentsDeps } from '../deps';
 import {
@@ -104,6 +104,12 @@ export class PaymentMethods {
       if (!usable || intent.status !== expected) {
         throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
       }
+      // Saved already: the same card is not saved twice; the answer is the token it made.
+      if (intent.tokenId) {
+        const saved = await tokenOf(this.deps.db.em(), customerId, intent.tokenId);
+        if (!saved) throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+        return { result: 'success', token: tokenView(saved), message: 'Payment method added.', replayed: false };
+      }
     }
 
     const env = this.payments.environment(view, customerId, await this.deps.site.siteUrl());
@@ -125,7 +131,12 @@ export class PaymentMethods {
     const now = this.deps.now();
     const outcome = await this.deps.db.em().transactional(async (em) => {
       const token = await insertToken(em, customerId, view.gateway.id, newId('tok'), card, now);
-      if (setupId) await setIntentStatus(em, setupId, 'succeeded', now, card);
+      if (setupId) {
+        await setIntentStatus(em, setupId, 'succeeded', now, card);
+        if (!(await claimSetupIntentToken(em, setupId, token.id))) {
+          throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+        }
+      }
       const result: AddResult = { result: 'success', token: tokenView(token), message: 'Payment method added.', replayed: false };
       if (key && !(await storeResponse(em, customerId, key, fingerprint, result, IDEMPOTENCY_TTL_SECONDS))) {
         return undefined; // a concurrent request with the same key won: roll back ours
