@@ -20,6 +20,9 @@ describe('periods', () => {
   it('default to the month up to today (UTC), clamped at a shorter month', () => {
     expect(parsePeriod({}, now)).toEqual({ from: '2026-02-28', to: '2026-03-31' });
     expect(parsePeriod({ to: '2026-01-15' }, now)).toEqual({ from: '2025-12-15', to: '2026-01-15' });
+    // from defaults to one month ago (spec), whatever to is, unless to is before it.
+    expect(parsePeriod({ to: '2026-04-10' }, now)).toEqual({ from: '2026-02-28', to: '2026-04-10' });
+    expect(parsePeriod({ to: '2026-03-05' }, now)).toEqual({ from: '2026-02-28', to: '2026-03-05' });
     expect(oneMonthBefore('2024-03-30')).toBe('2024-02-29');
   });
 

@@ -4744,7 +4744,7 @@ export interface operations {
                 compare?: number;
                 /** @description ISO 4217 code. Default: the store currency. */
                 currency?: string;
-                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month ago (one month before `to` when `to` is earlier). */
                 from?: string;
                 /** @description Last day (YYYY-MM-DD, UTC, inclusive). Default: today. */
                 to?: string;
@@ -13433,7 +13433,7 @@ export interface operations {
                 _fields?: string;
                 /** @description ISO 4217 code. Default: the store currency. */
                 currency?: string;
-                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month ago (one month before `to` when `to` is earlier). */
                 from?: string;
                 /** @description Current page of the collection. */
                 page?: number;
@@ -13518,7 +13518,7 @@ export interface operations {
             query?: {
                 /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
                 _fields?: string;
-                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`. */
+                /** @description First day (YYYY-MM-DD, UTC, inclusive). Default: one month ago (one month before `to` when `to` is earlier). */
                 from?: string;
                 /** @description Last day (YYYY-MM-DD, UTC, inclusive). Default: today. */
                 to?: string;

@@ -19,7 +19,7 @@ const MAX_DAYS = 3660;
 const DayParam = (description: string) =>
   Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description }));
 const Period = {
-  from: DayParam('First day (YYYY-MM-DD, UTC, inclusive). Default: one month before `to`.'),
+  from: DayParam('First day (YYYY-MM-DD, UTC, inclusive). Default: one month ago (one month before `to` when `to` is earlier).'),
   to: DayParam('Last day (YYYY-MM-DD, UTC, inclusive). Default: today.'),
 };
 const Currency = Type.Optional(

@@ -38,14 +38,19 @@ export function oneMonthBefore(day: string): string {
 }
 
 /**
- * The reported period: `to` defaults to today (UTC), `from` to one month
- * before `to`; both inclusive. 400 rest_invalid_param naming each bad field
- * (malformed or impossible date, from after to, longer than MAX_DAYS).
+ * The reported period: `to` defaults to today (UTC), `from` to one month ago
+ * (spec 4.17), or, for a `to` before that, to one month before `to` (never an
+ * empty period nobody asked for); both inclusive. 400 rest_invalid_param
+ * naming each bad field (malformed or impossible date, from after to, longer
+ * than MAX_DAYS).
  */
 export function parsePeriod(input: { from?: string; to?: string }, now: Date): DayRange {
   const bad: Record<string, string> = {};
-  const to = input.to === undefined || input.to === '' ? dayOf(now.getTime()) : checkDate(input.to, 'to', bad);
-  const from = input.from === undefined || input.from === '' ? (to ? oneMonthBefore(to) : undefined) : checkDate(input.from, 'from', bad);
+  const today = dayOf(now.getTime());
+  const to = input.to === undefined || input.to === '' ? today : checkDate(input.to, 'to', bad);
+  const monthAgo = oneMonthBefore(today);
+  const defaultFrom = to ? (monthAgo <= to ? monthAgo : oneMonthBefore(to)) : undefined;
+  const from = input.from === undefined || input.from === '' ? defaultFrom : checkDate(input.from, 'from', bad);
   if (from && to) {
     if (from > to) bad.from = `from (${from}) is after to (${to}).`;
     else if ((msOf(to) - msOf(from)) / DAY_MS + 1 > MAX_DAYS) bad.from = `The period covers at most ${MAX_DAYS} days.`;
