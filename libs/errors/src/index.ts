@@ -16,3 +16,4 @@ export { toErrorBody, type ErrorBody } from './error-body';
 export { REPLAYED_ERROR, replayedError, isReplayedError } from './replay';
 export { canonicalJson, requestFingerprint } from './fingerprint';
 export { isValidIdempotencyKey } from './idempotency-key';
+export { isEmailAddress } from './email';

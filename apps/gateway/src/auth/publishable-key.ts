@@ -9,8 +9,8 @@ import type { CustomersClients } from '../clients';
 /** Headers a keyed cross-origin request may send (spec 4.2 rule 7, plus what a JSON cart client needs). */
 const ALLOWED_HEADERS = 'X-Shop-Embed-Key, X-Shop-Pk, X-Platform-Nonce, Content-Type, X-Shop-Session, Idempotency-Key';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-/** Response headers an embedded client reads (its cart session token, replays, totals). */
-const EXPOSED_HEADERS = 'X-Shop-Session, Idempotent-Replayed, X-WP-Total, X-WP-TotalPages, X-Request-Id';
+/** Response headers an embedded client reads (its cart session token, a replayed placement, the request id). */
+const EXPOSED_HEADERS = 'X-Shop-Session, Idempotent-Replayed, X-Request-Id';
 
 /**
  * The embed addon's active publishable keys, by key, cached: a keyed request
@@ -22,6 +22,8 @@ export class PublishableKeyCache {
   private keys: Map<string, customers.PublishableKey> | undefined;
   private fetchedAt = 0;
   private pending: Promise<Map<string, customers.PublishableKey>> | undefined;
+  /** Bumped by each invalidation: a list fetched before it is answered but never kept as fresh. */
+  private generation = 0;
 
   constructor(
     private readonly client: CustomersClients['publishableKey'],
@@ -39,24 +41,32 @@ export class PublishableKeyCache {
   }
 
   invalidate(): void {
+    this.generation++;
     this.fetchedAt = 0;
+    this.pending = undefined;
   }
 
   subscribe(transport: EventTransport): () => void {
     return transport.subscribe(transport.subjectFor(CustomerEvents.publishableKeysChanged.subject), () => this.invalidate());
   }
 
-  private async all(): Promise<Map<string, customers.PublishableKey>> {
-    if (this.keys && Date.now() - this.fetchedAt < this.ttlMs) return this.keys;
-    this.pending ??= this.client
-      .listPublishableKeys({}, anonymousCaller('gateway'))
-      .then(({ publishableKeys }) => {
-        this.keys = new Map(publishableKeys.map((k) => [k.key, k]));
+  private all(): Promise<Map<string, customers.PublishableKey>> {
+    if (this.keys && Date.now() - this.fetchedAt < this.ttlMs) return Promise.resolve(this.keys);
+    if (this.pending) return this.pending;
+    const generation = this.generation;
+    const pending = this.client.listPublishableKeys({}, anonymousCaller('gateway')).then(({ publishableKeys }) => {
+      const keys = new Map(publishableKeys.map((k) => [k.key, k]));
+      if (generation === this.generation) {
+        this.keys = keys;
         this.fetchedAt = Date.now();
-        return this.keys;
-      })
-      .finally(() => (this.pending = undefined));
-    return this.pending;
+      }
+      return keys;
+    });
+    this.pending = pending;
+    void pending.finally(() => {
+      if (this.pending === pending) this.pending = undefined;
+    }).catch(() => undefined);
+    return pending;
   }
 }
 

@@ -100,8 +100,9 @@ function responseSchemaOf(routes: RouteOptions[]): unknown {
   const ordered = [...routes].sort((a, b) => Number(([] as string[]).concat(b.method).includes('GET')) - Number(([] as string[]).concat(a.method).includes('GET')));
   for (const route of ordered) {
     const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
-    const schema = response?.[200] ?? response?.[201];
-    if (schema && typeof schema === 'object') return schema;
+    const schema = (response?.[200] ?? response?.[201]) as { type?: string; items?: unknown } | undefined;
+    // A list answers an array of items: the item is what OPTIONS describes.
+    if (schema && typeof schema === 'object') return schema.type === 'array' && schema.items ? schema.items : schema;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { DomainError, notFound, unprocessable } from '@storefront/errors';
+import { DomainError, isEmailAddress, notFound, unprocessable } from '@storefront/errors';
 
 // Orders' own error codes (state-machine errors live with the table in status/order-states.ts).
 
@@ -13,15 +13,16 @@ export const refundUnsupported = (gateway: string) =>
 export const serviceUnavailable = (what: string) =>
   new DomainError('shop_service_unavailable', 503, `${what} is not available.`);
 
+export const editConflict = () =>
+  new DomainError('shop_order_edit_conflict', 409, 'The order kept changing while it was being edited; retry.');
+
 export const invalidOrderInput = (params: Record<string, string>) =>
   new DomainError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A billing email, when one is given, must look like one (400 naming `billing.email`, as the host platform's is_email check). */
 export function assertBillingEmail(billing: { email?: string } | undefined): void {
   const email = billing?.email?.trim();
-  if (email && !EMAIL.test(email)) throw invalidOrderInput({ 'billing.email': `"${email.slice(0, 100)}" is not a valid email address.` });
+  if (email && !isEmailAddress(email)) throw invalidOrderInput({ 'billing.email': `"${email.slice(0, 100)}" is not a valid email address.` });
 }
 
 /** Postgres text cannot hold NUL: a client sending one gets 400 naming the field, never a 500. */

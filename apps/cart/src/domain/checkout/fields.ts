@@ -1,4 +1,4 @@
-import { unprocessable } from '@storefront/errors';
+import { isEmailAddress, unprocessable } from '@storefront/errors';
 import type { Address } from '../ports';
 
 export interface FieldDefinition {
@@ -66,7 +66,6 @@ export function consentCheckboxes(termsRequired: boolean): ConsentCheckbox[] {
   ];
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const KEY = /^[a-z0-9_]{1,64}$/;
 const MAX_FIELDS = 100;
 const MAX_VALUE = 1000;
@@ -90,7 +89,7 @@ export function fieldValueProblems(fields: Record<string, string>, only?: string
   const problems: Record<string, string> = {};
   const check = (key: string) => only === undefined || only.includes(key);
   for (const key of ['billing_email', 'shipping_email']) {
-    if (check(key) && fields[key] && !EMAIL.test(fields[key])) problems[key] = 'Please enter a valid email address.';
+    if (check(key) && fields[key] && !isEmailAddress(fields[key])) problems[key] = 'Please enter a valid email address.';
   }
   for (const key of ['billing_country', 'shipping_country']) {
     if (check(key) && fields[key] && !/^[A-Za-z]{2}$/.test(fields[key])) problems[key] = 'Please choose a valid country.';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '@storefront/errors';
 import { isDecimal, toMinor } from '@storefront/money';
 import {
   deleteOrder,
@@ -27,7 +26,7 @@ import { OrderDocuments } from '../../persistence/order-documents';
 import { JustCreated } from './just-created';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { assertBillingEmail, assertNoNul, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
+import { assertBillingEmail, assertNoNul, editConflict, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
   alreadyPaid,
   notPayable,
@@ -687,7 +686,7 @@ export class Orders {
         return true;
       });
       if (written) return;
-      if (attempt >= 5) throw new DomainError('shop_order_edit_conflict', 409, 'The order kept changing while it was being edited; retry.');
+      if (attempt >= 5) throw editConflict();
     }
   }
 

@@ -34,6 +34,9 @@ export interface TokenView {
   createdAt: string;
 }
 
+const unusableSetupIntent = () =>
+  invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+
 export function tokenView(t: StoredToken & { createdAt?: Date }): TokenView {
   return {
     id: t.id,
@@ -102,12 +105,12 @@ export class PaymentMethods {
       const usable = intent && intent.kind === 'setup' && intent.customerId === customerId && intent.gatewayId === view.gateway.id;
       const expected = payload.card_number !== undefined ? 'requires_confirmation' : 'succeeded';
       if (!usable || intent.status !== expected) {
-        throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+        throw unusableSetupIntent();
       }
       // Saved already: the same card is not saved twice; the answer is the token it made.
       if (intent.tokenId) {
         const saved = await tokenOf(this.deps.db.em(), customerId, intent.tokenId);
-        if (!saved) throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+        if (!saved) throw unusableSetupIntent();
         return { result: 'success', token: tokenView(saved), message: 'Payment method added.', replayed: false };
       }
     }
@@ -134,7 +137,7 @@ export class PaymentMethods {
       if (setupId) {
         await setIntentStatus(em, setupId, 'succeeded', now, card);
         if (!(await claimSetupIntentToken(em, setupId, token.id))) {
-          throw invalidParams({ 'payment_payload.payment_method_id': 'Unknown, foreign or already used setup intent.' });
+          throw unusableSetupIntent();
         }
       }
       const result: AddResult = { result: 'success', token: tokenView(token), message: 'Payment method added.', replayed: false };
