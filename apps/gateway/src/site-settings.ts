@@ -1,4 +1,4 @@
-import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
+import { anonymousCaller, CachedValue } from '@storefront/grpc-client';
 import type { EventTransport } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events/customers';
 import type { customers } from '@storefront/proto/customers';
@@ -18,45 +18,38 @@ const RETRY_AFTER_FAILURE_MS = 1000;
  * is served stale (logged once per outage) instead of failing product reads.
  */
 export class SiteSettingsCache {
-  private value: customers.SiteSettings | undefined;
-  private fetchedAt = 0;
+  private readonly cache: CachedValue<customers.SiteSettings>;
   private failedAt = 0;
   private stale = false;
-  private pending: Promise<customers.SiteSettings> | undefined;
 
   constructor(
-    private readonly settings: CustomersClients['settings'],
-    private readonly ttlMs: number,
+    settings: CustomersClients['settings'],
+    ttlMs: number,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.cache = new CachedValue(() => settings.getSiteSettings({}, anonymousCaller()).then(({ settings: s }) => s!), ttlMs);
+  }
 
-  async get(caller: CallerContext = anonymousCaller()): Promise<customers.SiteSettings> {
-    if (this.value && Date.now() - this.fetchedAt < this.ttlMs) return this.value;
-    if (this.value && Date.now() - this.failedAt < RETRY_AFTER_FAILURE_MS) return this.value;
-    this.pending ??= this.settings
-      .getSiteSettings({}, caller)
-      .then(({ settings }) => {
-        this.value = settings!;
-        this.fetchedAt = Date.now();
-        if (this.stale) this.logger?.info('site settings fresh again');
-        this.stale = false;
-        return this.value;
-      })
-      .finally(() => (this.pending = undefined));
+  async get(): Promise<customers.SiteSettings> {
+    const last = this.cache.last;
+    if (last && Date.now() - this.failedAt < RETRY_AFTER_FAILURE_MS) return last;
     try {
-      return await this.pending;
+      const value = await this.cache.get();
+      if (this.stale) this.logger?.info('site settings fresh again');
+      this.stale = false;
+      return value;
     } catch (err) {
       this.failedAt = Date.now();
-      if (!this.value) throw err;
+      if (!last) throw err;
       if (!this.stale) this.logger?.warn({ err }, 'site settings unavailable; serving the last copy');
       this.stale = true;
-      return this.value;
+      return last;
     }
   }
 
+  /** Keeps the copy for outages, but makes the next read fetch a fresh one. */
   invalidate(): void {
-    // Keep the copy for outages, but make the next read fetch a fresh one.
-    this.fetchedAt = 0;
+    this.cache.invalidate();
   }
 
   /** Drops the cached copy whenever any replica's customers service changes the options. */

@@ -4,3 +4,4 @@ export { openChannel, bindClient, type Channel, type PromiseClient, type CallOpt
 export { bindServices, type PackageClients, type ClientName } from './bind-services';
 export { protoFieldName, toProtoFields, fromProtoFields, type ProtoFieldName } from './field-names';
 export { SiteSettingsReader, type SiteSettingsSnapshot } from './site-settings';
+export { CachedValue } from './cached-value';

@@ -1,3 +1,5 @@
+import { CachedValue } from './cached-value';
+
 const FALLBACK_MS = 5_000;
 
 export interface SiteSettingsSnapshot {
@@ -16,39 +18,38 @@ export interface SiteSettingsSnapshot {
  * links working.
  */
 export class SiteSettingsReader {
-  private cached: (SiteSettingsSnapshot & { at: number }) | undefined;
-  private generation = 0;
+  private readonly cache: CachedValue<SiteSettingsSnapshot & { fallback: boolean }>;
 
   constructor(
     private readonly fetch: (() => Promise<Partial<SiteSettingsSnapshot> | undefined>) | undefined,
     private readonly fallback: SiteSettingsSnapshot,
-    private readonly ttlMs = 30_000,
-  ) {}
+    ttlMs = 30_000,
+  ) {
+    // The fallback is kept briefly only: customers is asked again within FALLBACK_MS, not every call.
+    this.cache = new CachedValue(() => this.load(), ttlMs, (s) => (s.fallback ? Math.min(FALLBACK_MS, ttlMs) : ttlMs));
+  }
 
   async read(): Promise<SiteSettingsSnapshot> {
-    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached;
-    const generation = this.generation;
+    const { siteUrl, storeName } = await this.cache.get();
+    return { siteUrl, storeName };
+  }
+
+  invalidate(): void {
+    this.cache.invalidate();
+  }
+
+  private async load(): Promise<SiteSettingsSnapshot & { fallback: boolean }> {
     let read: SiteSettingsSnapshot = this.fallback;
-    let answered = false;
+    let fallback = true;
     if (this.fetch) {
       try {
         const settings = await this.fetch();
         read = { siteUrl: settings?.siteUrl || this.fallback.siteUrl, storeName: settings?.storeName || this.fallback.storeName };
-        answered = true;
+        fallback = false;
       } catch {
-        // customers unavailable: the fallback now, asked again next time
+        // customers unavailable: the fallback now, asked again soon
       }
     }
-    // The fallback is kept briefly only (customers is asked again within FALLBACK_MS, not every call);
-    // nothing is kept when a change was announced meanwhile.
-    const at = answered ? Date.now() : Date.now() - this.ttlMs + Math.min(FALLBACK_MS, this.ttlMs);
-    const snapshot = { siteUrl: read.siteUrl.replace(/\/+$/, ''), storeName: read.storeName, at };
-    if (generation === this.generation) this.cached = snapshot;
-    return snapshot;
-  }
-
-  invalidate(): void {
-    this.generation++;
-    this.cached = undefined;
+    return { siteUrl: read.siteUrl.replace(/\/+$/, ''), storeName: read.storeName, fallback };
   }
 }

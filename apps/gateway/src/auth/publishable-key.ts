@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { anonymousCaller } from '@storefront/grpc-client';
+import { anonymousCaller, CachedValue } from '@storefront/grpc-client';
 import type { EventTransport } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events/customers';
 import { unauthorized } from '@storefront/errors';
@@ -19,54 +19,30 @@ const EXPOSED_HEADERS = 'X-Shop-Session, Idempotent-Replayed, X-Request-Id';
  * the TTL bounds staleness should an event be missed.
  */
 export class PublishableKeyCache {
-  private keys: Map<string, customers.PublishableKey> | undefined;
-  private fetchedAt = 0;
-  private pending: Promise<Map<string, customers.PublishableKey>> | undefined;
-  /** Bumped by each invalidation: a list fetched before it is answered but never kept as fresh. */
-  private generation = 0;
+  private readonly keys: CachedValue<Map<string, customers.PublishableKey>>;
 
-  constructor(
-    private readonly client: CustomersClients['publishableKey'],
-    private readonly ttlMs: number,
-  ) {}
+  constructor(client: CustomersClients['publishableKey'], ttlMs: number) {
+    const load = () =>
+      client.listPublishableKeys({}, anonymousCaller('gateway')).then(({ publishableKeys }) => new Map(publishableKeys.map((k) => [k.key, k])));
+    this.keys = new CachedValue(load, ttlMs);
+  }
 
   async lookup(key: string): Promise<customers.PublishableKey | undefined> {
-    return (await this.all()).get(key);
+    return (await this.keys.get()).get(key);
   }
 
   /** Whether any active key allows `origin` (a preflight, which cannot carry the key header). */
   async anyAllows(origin: string): Promise<boolean> {
-    for (const k of (await this.all()).values()) if (k.allowedOrigins.includes(origin)) return true;
+    for (const k of (await this.keys.get()).values()) if (k.allowedOrigins.includes(origin)) return true;
     return false;
   }
 
   invalidate(): void {
-    this.generation++;
-    this.fetchedAt = 0;
-    this.pending = undefined;
+    this.keys.invalidate();
   }
 
   subscribe(transport: EventTransport): () => void {
     return transport.subscribe(transport.subjectFor(CustomerEvents.publishableKeysChanged.subject), () => this.invalidate());
-  }
-
-  private all(): Promise<Map<string, customers.PublishableKey>> {
-    if (this.keys && Date.now() - this.fetchedAt < this.ttlMs) return Promise.resolve(this.keys);
-    if (this.pending) return this.pending;
-    const generation = this.generation;
-    const pending = this.client.listPublishableKeys({}, anonymousCaller('gateway')).then(({ publishableKeys }) => {
-      const keys = new Map(publishableKeys.map((k) => [k.key, k]));
-      if (generation === this.generation) {
-        this.keys = keys;
-        this.fetchedAt = Date.now();
-      }
-      return keys;
-    });
-    this.pending = pending;
-    void pending.finally(() => {
-      if (this.pending === pending) this.pending = undefined;
-    }).catch(() => undefined);
-    return pending;
   }
 }
 

@@ -1,4 +1,4 @@
-import { bindClient, type Channel } from '@storefront/grpc-client';
+import { bindClient, CachedValue, type Channel } from '@storefront/grpc-client';
 import { customers } from '@storefront/proto/customers';
 import type { SettingsPort, StoreSettingsView } from '../../domain/ports';
 import { SERVICE_CALLER } from './service-caller';
@@ -20,48 +20,33 @@ const DEFAULTS: StoreSettingsView = {
  * `ttlMs`; `invalidate` (on customers.site_settings_updated) drops the copy at once.
  */
 export class CachedSettings implements SettingsPort {
-  private value: StoreSettingsView | undefined;
-  private fetchedAt = 0;
-  private pending: Promise<StoreSettingsView> | undefined;
-  private readonly client;
+  private readonly cache: CachedValue<StoreSettingsView> | undefined;
 
-  constructor(channel: Channel | undefined, private readonly ttlMs: number) {
-    this.client = channel && bindClient(channel, customers.SettingsServiceService);
+  constructor(channel: Channel | undefined, ttlMs: number) {
+    const client = channel && bindClient(channel, customers.SettingsServiceService);
+    this.cache = client && new CachedValue(() => client.getStoreSettings({}, SERVICE_CALLER).then(({ settings }) => storeSettingsView(settings!)), ttlMs);
   }
 
-  async store(): Promise<StoreSettingsView> {
-    if (!this.client) return DEFAULTS;
-    if (this.value && Date.now() - this.fetchedAt < this.ttlMs) return this.value;
-    const generation = this.fetchedAt;
-    this.pending ??= this.client
-      .getStoreSettings({}, SERVICE_CALLER)
-      .then(({ settings }) => {
-        const s = settings!;
-        const site = s.site!;
-        const view: StoreSettingsView = {
-          currency: site.currency || 'USD',
-          pricesIncludeTax: site.pricesIncludeTax,
-          siteUrl: site.siteUrl,
-          storeName: site.storeName,
-          logoUrl: site.logoUrl,
-          currencySymbol: s.currencySymbol,
-          priceDecimals: s.priceDecimals,
-          placeOrderLabel: s.placeOrderLabel,
-          pages: { cart: s.pages?.cart ?? '', checkout: s.pages?.checkout ?? '', shop: s.pages?.shop ?? '', terms: s.pages?.terms ?? '' },
-        };
-        if (this.fetchedAt === generation) {
-          this.value = view;
-          this.fetchedAt = Date.now();
-        }
-        return view;
-      })
-      .finally(() => (this.pending = undefined));
-    return this.pending;
+  store(): Promise<StoreSettingsView> {
+    return this.cache ? this.cache.get() : Promise.resolve(DEFAULTS);
   }
 
   invalidate(): void {
-    this.value = undefined;
-    this.fetchedAt = -1;
-    this.pending = undefined;
+    this.cache?.invalidate();
   }
+}
+
+function storeSettingsView(s: customers.StoreSettings): StoreSettingsView {
+  const site = s.site!;
+  return {
+    currency: site.currency || 'USD',
+    pricesIncludeTax: site.pricesIncludeTax,
+    siteUrl: site.siteUrl,
+    storeName: site.storeName,
+    logoUrl: site.logoUrl,
+    currencySymbol: s.currencySymbol,
+    priceDecimals: s.priceDecimals,
+    placeOrderLabel: s.placeOrderLabel,
+    pages: { cart: s.pages?.cart ?? '', checkout: s.pages?.checkout ?? '', shop: s.pages?.shop ?? '', terms: s.pages?.terms ?? '' },
+  };
 }

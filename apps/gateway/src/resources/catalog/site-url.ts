@@ -8,6 +8,6 @@ import type { SiteSettingsCache } from '../../site-settings';
  * request's own origin stands in when the option is empty.
  */
 export async function siteUrlOf(site: SiteSettingsCache, request: FastifyRequest): Promise<string> {
-  const settings = await site.get(request.caller);
+  const settings = await site.get();
   return (settings.siteUrl || baseUrl(request)).replace(/\/+$/, '');
 }

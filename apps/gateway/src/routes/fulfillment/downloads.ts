@@ -79,7 +79,7 @@ export const downloadRoutes: RouteModule = (app, ctx) => {
     },
     async (request) => {
       const expiresIn = clampExpiresIn(request.body.expires_in ?? request.query.expires_in ?? 300);
-      const site = await ctx.site.get(request.caller);
+      const site = await ctx.site.get();
       const signed = await downloads.signDownload(
         { permissionId: request.params.permission_id, expiresIn, siteUrl: site.siteUrl },
         request.caller,

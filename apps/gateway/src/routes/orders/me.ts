@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteModule } from '../../context';
 import type { SiteSettingsCache } from '../../site-settings';
@@ -22,8 +21,8 @@ const ListQuery = Type.Object({
 });
 
 /** The configured site URL (never the request's Host), without a trailing slash. */
-async function siteUrl(site: SiteSettingsCache, request: FastifyRequest): Promise<string> {
-  const settings = await site.get(request.caller);
+async function siteUrl(site: SiteSettingsCache): Promise<string> {
+  const settings = await site.get();
   return settings.siteUrl.replace(/\/+$/, '');
 }
 
@@ -108,7 +107,7 @@ export const myOrderRoutes: RouteModule = (app, ctx) => {
     async (request) => {
       const { order } = await mine.payMyOrder({ id: request.params.id }, request.caller);
       const o = order!;
-      const base = await siteUrl(ctx.site, request);
+      const base = await siteUrl(ctx.site);
       const query = new URLSearchParams({ pay_for_order: 'true', key: o.orderKey });
       return {
         order_id: o.id,
@@ -133,7 +132,7 @@ export const myOrderRoutes: RouteModule = (app, ctx) => {
     },
     async (request) => {
       const { order } = await mine.getMyOrder({ id: request.params.id }, request.caller);
-      const base = await siteUrl(ctx.site, request);
+      const base = await siteUrl(ctx.site);
       return { order_id: order!.id, invoice_url: `${base}/my-account/view-order/${order!.id}/` };
     },
   );
