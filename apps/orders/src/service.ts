@@ -12,7 +12,7 @@ import { checkoutHandlers } from './grpc/checkout.handlers';
 import { subscriptionHandlers } from './grpc/subscription.handlers';
 import { startSubscriptionsOnPaid } from './events/order-paid';
 import { OrderEvents } from '@storefront/domain-events/orders';
-import { catalogPort, paymentsPort, quotePort } from './grpc/ports';
+import { catalogPort, customersPort, paymentsPort, quotePort } from './grpc/ports';
 
 /** Orders: the order record, its state machine and status history, admin and customer views. */
 export const ordersService = defineService({
@@ -23,6 +23,7 @@ export const ordersService = defineService({
   setup(ctx) {
     const { config } = ctx;
     const connect = (name: string, address: string | undefined) => (address ? ctx.connect(name, address) : undefined);
+    const customersChannel = connect('customers', config.CUSTOMERS_GRPC_ADDR);
     const domain = createOrdersDomain({
       db: ctx.db,
       config,
@@ -30,7 +31,8 @@ export const ordersService = defineService({
       catalog: catalogPort(connect('catalog', config.CATALOG_GRPC_ADDR)),
       quotes: quotePort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
       payments: paymentsPort(connect('payments', config.PAYMENTS_GRPC_ADDR)),
-      store: storeSettings(ctx, connect('customers', config.CUSTOMERS_GRPC_ADDR), config.STORE_SETTINGS_TTL_SECONDS * 1000),
+      store: storeSettings(ctx, customersChannel, config.STORE_SETTINGS_TTL_SECONDS * 1000),
+      customers: customersPort(customersChannel),
       now: () => new Date(),
     });
     ctx.addGrpcService(orders.OrderCheckoutServiceService, checkoutHandlers(domain));

@@ -171,6 +171,8 @@ describe('POST /order', () => {
     expectInvalid(await admin.post(ORDERS, { line_items: [{ price_id: -4 }] }), 'price_id');
     expectInvalid(await admin.post(ORDERS, { billing: { email: 'notanemail' } }), 'billing.email');
     expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { billing: { email: 'a@b' } }), 'billing.email');
+    expectInvalid(await admin.post(ORDERS, { customer_id: 987654 }), 'customer_id');
+    expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { customer_id: 987654 }), 'customer_id');
     const unknownPrice = await admin.post(ORDERS, { line_items: [{ price_id: 987654, quantity: 1 }] });
     expect(unknownPrice.status).toBe(422);
     expect(unknownPrice.body.data.status).toBe(422);

@@ -1,7 +1,7 @@
 import type { Database } from '@storefront/persistence';
 import type { OrdersConfig } from '../config';
 import type { StoreSettings } from '@storefront/service-kit/store-settings';
-import type { CatalogPort, PaymentsPort, QuotePort } from './ports';
+import type { CatalogPort, CustomersPort, PaymentsPort, QuotePort } from './ports';
 import type { OrderStatus } from './status/order-states';
 
 /** What every domain module of the orders service works with. */
@@ -13,6 +13,8 @@ export interface OrdersDeps {
   catalog?: CatalogPort;
   quotes?: QuotePort;
   payments?: PaymentsPort;
+  /** Account existence: an admin's order names a real customer. */
+  customers?: CustomersPort;
   /** customers' store settings (cached): the currency of an order created without one. */
   store: StoreSettings;
   now: () => Date;

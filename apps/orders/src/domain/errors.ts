@@ -1,4 +1,5 @@
 import { DomainError, isEmailAddress, notFound, unprocessable } from '@storefront/errors';
+import type { CustomersPort } from './ports';
 
 // Orders' own error codes (state-machine errors live with the table in status/order-states.ts).
 
@@ -23,6 +24,14 @@ export const invalidOrderInput = (params: Record<string, string>) =>
 export function assertBillingEmail(billing: { email?: string } | undefined): void {
   const email = billing?.email?.trim();
   if (email && !isEmailAddress(email)) throw invalidOrderInput({ 'billing.email': `"${email.slice(0, 100)}" is not a valid email address.` });
+}
+
+/** The customer an admin's order names must be an account (400 naming `customer_id`); 0 is a guest. */
+export async function assertCustomerExists(customers: CustomersPort | undefined, customerId: number | undefined): Promise<void> {
+  if (!customerId) return;
+  if (customerId < 0 || (customers && !(await customers.existingCustomerIds([customerId])).includes(customerId))) {
+    throw invalidOrderInput({ customer_id: `Customer ${customerId} does not exist.` });
+  }
 }
 
 /** Postgres text cannot hold NUL: a client sending one gets 400 naming the field, never a 500. */

@@ -69,3 +69,8 @@ export interface PaymentsPort {
   /** The refund id; throws 422 shop_order_refund_unsupported when the gateway cannot refund. */
   refund(request: RefundRequest): Promise<string>;
 }
+
+export interface CustomersPort {
+  /** Which of `ids` are existing customer accounts. */
+  existingCustomerIds(ids: number[]): Promise<number[]>;
+}

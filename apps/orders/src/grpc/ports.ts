@@ -1,10 +1,11 @@
 import { anonymousCaller, bindClient, type Channel } from '@storefront/grpc-client';
 import { DomainError } from '@storefront/errors';
 import { catalog } from '@storefront/proto/catalog';
+import { customers } from '@storefront/proto/customers';
 import { fulfillment } from '@storefront/proto/fulfillment';
 import { payments } from '@storefront/proto/payments';
 import { fromMinor, toMinor } from '@storefront/money';
-import type { CatalogPort, PaymentsPort, PurchasableResult, QuotePort } from '../domain/ports';
+import type { CatalogPort, CustomersPort, PaymentsPort, PurchasableResult, QuotePort } from '../domain/ports';
 import type { Address } from '../domain/orders/order-types';
 
 const system = () => anonymousCaller('orders');
@@ -151,6 +152,17 @@ export function paymentsPort(channel: Channel | undefined): PaymentsPort | undef
         system(),
       );
       return refundId;
+    },
+  };
+}
+
+/** Account existence, asked of the customers service. */
+export function customersPort(channel: Channel | undefined): CustomersPort | undefined {
+  if (!channel) return undefined;
+  const client = bindClient(channel, customers.CustomerServiceService);
+  return {
+    async existingCustomerIds(ids) {
+      return (await client.findExistingCustomers({ ids }, system())).ids;
     },
   };
 }

@@ -26,7 +26,7 @@ import { OrderDocuments } from '../../persistence/order-documents';
 import { JustCreated } from './just-created';
 import { orderPageEtag } from './list-query';
 import { can, SYSTEM, type Actor, type OrdersDeps } from '../deps';
-import { assertBillingEmail, assertNoNul, editConflict, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
+import { assertBillingEmail, assertCustomerExists, assertNoNul, editConflict, invalidOrderInput, lineItemNotFound, orderNotFound } from '../errors';
 import {
   alreadyPaid,
   notPayable,
@@ -484,6 +484,7 @@ export class Orders {
     assertNoNul(input);
     assertBillingEmail(input.billing);
     const status = input.status || 'pending_payment';
+    await assertCustomerExists(this.deps.customers, input.customerId);
     if (!isOrderStatus(status)) throw invalidStatus(status);
     const currency = input.currency || (await this.deps.store.currency());
     const billing = input.billing ?? emptyAddress();
@@ -544,6 +545,7 @@ export class Orders {
     const now = this.deps.now();
     // Refunds call the payment gateway; plan first (a refused transition never reaches it).
     const current = await this.get(id);
+    if (input.customerId !== current.customerId) await assertCustomerExists(this.deps.customers, input.customerId);
     const wantsStatus = input.setPaid && current.paidStatus === 'unpaid' ? this.paidTarget(current, input.status) : input.status;
     if (wantsStatus !== undefined) planTransition(current, wantsStatus, 'admin');
     // Everything that can refuse the request runs before money moves.
