@@ -400,6 +400,13 @@ describe('checkout state, update, states', () => {
     const moved = await guest.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
     expect(moved.body.refresh).toBe(true);
     expect(moved.body.fragments).toHaveProperty('shop-order-summary');
+    // Pushes add up, but a cart keeps at most 100 fields: the push past that is 400, and clearing makes room.
+    const many = (from: number) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`extra_${from + i}`, 'x']));
+    expect((await guest.post('/shop/v1/checkout/update', { fields: many(0) })).status).toBe(200);
+    expectError(await guest.post('/shop/v1/checkout/update', { fields: many(60) }), 400, 'rest_invalid_param');
+    const cleared = Object.fromEntries(Object.keys(many(0)).map((k) => [k, '']));
+    expect((await guest.post('/shop/v1/checkout/update', { fields: cleared })).status).toBe(200);
+    expect((await guest.post('/shop/v1/checkout/update', { fields: many(60) })).status).toBe(200);
   });
 
   it('GET /checkout/states answers the country\'s state field', async () => {

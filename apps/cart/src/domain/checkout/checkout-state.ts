@@ -7,7 +7,7 @@ import type { GatewayInfo } from '../ports';
 import type { CartPricer } from '../pricing/cart-pricer';
 import { totalsKey, type Snapshot } from '../pricing/snapshot';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
-import { checkoutFields, consentCheckboxes, fieldErrors, fieldShapeProblems, fieldValueProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
+import { checkoutFields, consentCheckboxes, fieldErrors, fieldShapeProblems, fieldValueProblems, storedFieldProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
 
 export interface CheckoutStateView {
   snapshot: Snapshot;
@@ -94,6 +94,8 @@ export class CheckoutStates {
       if (v === '') delete fields[k];
       else fields[k] = v;
     }
+    const stored = storedFieldProblems(fields);
+    if (Object.keys(stored).length) throw invalidParams(stored);
     // Priced before they are stored: values the quote refuses (an unknown country) are a 422, never saved.
     const priced = await this.pricer.price(cart, actor, { lookups, fields });
     const saved = await this.carts.write(cart.id, async () => ({ fields }));

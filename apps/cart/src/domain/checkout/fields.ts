@@ -84,6 +84,11 @@ export function fieldShapeProblems(fields: Record<string, string>): Record<strin
   return problems;
 }
 
+/** A cart keeps at most MAX_FIELDS fields in all (pushes add up): 400 beyond. */
+export function storedFieldProblems(fields: Record<string, string>): Record<string, string> {
+  return Object.keys(fields).length > MAX_FIELDS ? { fields: `A checkout keeps at most ${MAX_FIELDS} fields; clear some (send them empty) first.` } : {};
+}
+
 /** Value problems of pushed fields (checked on update for the fields given). */
 export function fieldValueProblems(fields: Record<string, string>, only?: string[]): Record<string, string> {
   const problems: Record<string, string> = {};
