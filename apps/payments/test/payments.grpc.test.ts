@@ -170,6 +170,11 @@ describe('CreateIntent and Refund', () => {
       grpc.payments.refund({ orderId: 101, gatewayId: 'cod', transactionId: 'x', amount: '1.00', currency: 'USD', reason: '', idempotencyKey: '' }, admin),
     );
     expect([noRefund.code, noRefund.status]).toEqual(['shop_order_refund_unsupported', 422]);
+    // A gateway no longer installed (its addon turned off) refunds nothing either: the same refusal, not a checkout error.
+    const gone = await rejection(
+      grpc.payments.refund({ orderId: 102, gatewayId: 'retired_gateway', transactionId: 'x', amount: '1.00', currency: 'USD', reason: '', idempotencyKey: '' }, admin),
+    );
+    expect([gone.code, gone.status]).toEqual(['shop_order_refund_unsupported', 422]);
     const paid = await grpc.payments.processPayment(paymentRequest({ orderId: 301 }), guest('10.1.1.1'));
     const refund = await grpc.payments.refund(
       { orderId: 301, gatewayId: 'test_card', transactionId: paid.transactionId, amount: '5.00', currency: 'USD', reason: 'damaged', idempotencyKey: '' },

@@ -172,6 +172,12 @@ describe('POST /order', () => {
     expectInvalid(await admin.post(ORDERS, { billing: { email: 'notanemail' } }), 'billing.email');
     expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { billing: { email: 'a@b' } }), 'billing.email');
     expectInvalid(await admin.post(ORDERS, { customer_id: 987654 }), 'customer_id');
+    // A union of values names them all; the batch path has no GET or DELETE (not an order id).
+    const orderby = await admin.get(`${ORDERS}?orderby=foo`);
+    expectInvalid(orderby, 'orderby');
+    expect(orderby.body.data.params.orderby).toMatch(/^orderby is not one of date, .*id/);
+    expectError(await admin.get(`${ORDERS}/batch`), 404, 'rest_no_route');
+    expectError(await admin.delete(`${ORDERS}/batch`), 404, 'rest_no_route');
     expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { customer_id: 987654 }), 'customer_id');
     const unknownPrice = await admin.post(ORDERS, { line_items: [{ price_id: 987654, quantity: 1 }] });
     expect(unknownPrice.status).toBe(422);

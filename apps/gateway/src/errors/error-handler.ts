@@ -3,6 +3,9 @@ import { DomainError, isReplayedError, toErrorBody } from '@storefront/errors';
 import { validationError } from './validation-errors';
 
 /** Sends the spec's error object; `data.status` equals the HTTP status. */
+/** The host platform's answer to a URL and method no route serves. */
+export const noRoute = () => new DomainError('rest_no_route', 404, 'No route was found matching the URL and request method.');
+
 export function sendError(reply: FastifyReply, err: DomainError, request?: FastifyRequest): FastifyReply {
   const retryAfter = err.data.retry_after;
   if (err.status === 429 && retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
@@ -36,7 +39,5 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new DomainError('shop_internal_error', 500, 'Internal server error.'));
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    sendError(reply, new DomainError('rest_no_route', 404, 'No route was found matching the URL and request method.')),
-  );
+  app.setNotFoundHandler((_request, reply) => sendError(reply, noRoute()));
 }

@@ -11,10 +11,13 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
     .filter((e) => e.keyword === 'required')
     .map((e) => joinPath(e.instancePath, String(e.params.missingProperty)));
   if (missing.length) return missingParams([...new Set(missing)]);
+  // A union of literals fails once per literal (`const`): together they are the allowed values.
+  const allowed = new Map<string, unknown[]>();
+  for (const e of errors) if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), e.params.allowedValue]);
   const params: Record<string, string> = {};
   for (const e of errors) {
     const field = topLevelField(e.instancePath) || part;
-    params[field] ??= describe(e, field);
+    params[field] ??= describe(e, field, allowed.get(e.instancePath));
   }
   return invalidParams(params);
 }
@@ -28,13 +31,15 @@ function topLevelField(instancePath: string): string {
   return instancePath.split('/').filter(Boolean)[0] ?? '';
 }
 
-function describe(e: FastifySchemaValidationError, field: string): string {
+function describe(e: FastifySchemaValidationError, field: string, allowed: unknown[] = []): string {
   const where = e.instancePath.split('/').filter(Boolean).join('.') || field;
   switch (e.keyword) {
     case 'type':
       return `${where} is not of type ${String(e.params.type)}.`;
     case 'enum':
       return `${where} is not one of ${(e.params.allowedValues as unknown[]).join(', ')}.`;
+    case 'const':
+      return `${where} is not one of ${allowed.join(', ')}.`;
     case 'minimum':
     case 'exclusiveMinimum':
       return `${where} must be greater than or equal to ${String(e.params.limit)}.`;

@@ -5,6 +5,7 @@ import { documented, ErrorObject } from './responses';
 import type { Access } from '../auth/access';
 import { compileBodySchema } from './validation';
 import { validationError } from '../errors/validation-errors';
+import { noRoute } from '../errors/error-handler';
 
 export interface BatchHandlers<C, U> {
   create(item: C, request: FastifyRequest): Promise<unknown>;
@@ -51,6 +52,16 @@ const Envelope = Type.Object({
  * after another so their effects apply in the order given.
  */
 export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute<C, U>): void {
+  // Without this, GET or DELETE `<collection>/batch` would reach `<collection>/:id` and be refused as a bad id:
+  // a method the batch route does not have is the unknown route it is (404 rest_no_route).
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: route.url,
+    config: { access: 'public', noRoute: true },
+    handler: async () => {
+      throw noRoute();
+    },
+  });
   const validateCreate = compileBodySchema(route.createSchema);
   const validateUpdate = compileBodySchema(withRequiredId(route.updateSchema));
   app.route({

@@ -49,10 +49,18 @@ export function registeredRoutes(app: FastifyInstance): RouteOptions[] {
   return registered.get(app) ?? [];
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route registered only to answer 404 rest_no_route (a path a parametric route would otherwise take): never documented. */
+    noRoute?: boolean;
+  }
+}
+
 /** Whether a route belongs in the OpenAPI document (documented routes must declare operationId, tags, summary, 2xx). */
-export function isDocumentedRoute(route: Pick<RouteOptions, 'url' | 'method'>): boolean {
+export function isDocumentedRoute(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): boolean {
   const methods = ([] as string[]).concat(route.method);
   if (methods.includes('OPTIONS') || methods.every((m) => m === 'HEAD')) return false;
+  if (route.config?.noRoute) return false;
   return DOCUMENTED.test(route.url) && route.url !== '/shop/v1/openapi.json';
 }
 

@@ -353,8 +353,8 @@ export class Payments {
     idempotencyKey: string;
   }): Promise<string> {
     const gateway = this.deps.gateways.has(input.gatewayId) ? this.deps.gateways.get(input.gatewayId) : undefined;
-    if (!gateway) throw invalidGateway();
-    if (!gateway.refund || !gateway.supports.includes('refunds')) throw refundUnsupported();
+    // A gateway no longer installed (its addon turned off) cannot refund either: the same refusal.
+    if (!gateway || !gateway.refund || !gateway.supports.includes('refunds')) throw refundUnsupported();
     const currency = checkCurrency(input.currency);
     const amountMinor = amountToMinor(input.amount, currency);
     const key = input.idempotencyKey;
