@@ -54,6 +54,8 @@ async function main(): Promise<void> {
     databaseUrl,
     env: {
       SEED_DEMO_DATA: 'true',
+      // The repository's files/ holds the demo catalog's downloads.
+      FILES_DIR: join(import.meta.dirname, '..', '..', 'files'),
       // Links in responses point at this server until an admin sets site_url.
       SHOP_SITE_URL: `http://localhost:${port}`,
       DATABASE_CREATE: 'true',

@@ -42,6 +42,7 @@ export const fulfillmentService = defineService({
       storage: new LocalFileStorage(config.FILES_DIR),
       secret: config.DOWNLOAD_SIGNING_SECRET ?? DEV_DOWNLOAD_SECRET,
       siteUrl: config.SHOP_SITE_URL,
+      sessionHoldSeconds: config.DOWNLOAD_SESSION_HOLD_SECONDS,
       now: () => new Date(),
     });
     ctx.addGrpcService(fulfillment.DownloadServiceService, downloadHandlers(downloads));

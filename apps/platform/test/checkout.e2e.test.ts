@@ -298,9 +298,18 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
       { headers: { 'idempotency-key': 'pay-1' } },
     );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'cod' }), 409);
+    expectError(await stranger.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'cod' }), 409, 'shop_order_already_paid');
     // Nor does a paid order get a payment intent.
-    expectError(await stranger.post('/shop/v1/checkout/payment-intent/test_card', { order_id: orderId, order_key: key }), 409);
+    expectError(await stranger.post('/shop/v1/checkout/payment-intent/test_card', { order_id: orderId, order_key: key }), 409, 'shop_order_already_paid');
+    // An unpaid order past paying (cancelled) is not payable: its own code, as orders answers.
+    const other = await place(await shopper(), { payment_method: 'test_card', payment_payload: DECLINED });
+    const cancelled = other.body.data.order_id;
+    expect((await admin.put(`/shop/v1/order/${cancelled}`, { status: 'cancelled' })).status).toBe(200);
+    const otherKey = (await admin.get(`/shop/v1/order/${cancelled}`)).body.order_key;
+    const refused = await stranger.post('/shop/v1/checkout/pay-order', { order_id: cancelled, order_key: otherKey, payment_method: 'cod' });
+    expectError(refused, 409, 'shop_order_not_payable');
+    expect(refused.body.data.order_status).toBe('cancelled');
+    expectError(await stranger.post('/shop/v1/checkout/payment-intent/test_card', { order_id: cancelled, order_key: otherKey }), 409, 'shop_order_not_payable');
   });
 
   it('payment-intent: 422 for gateways without intents; a cart intent snapshots a draft order; order intents need authorization', async () => {

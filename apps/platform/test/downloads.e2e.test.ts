@@ -259,6 +259,43 @@ describe('download permissions from a paid order', () => {
     expect(old).toMatchObject({ is_expired: true, access_expires: expect.any(String) });
     expect((await c.client.post(`/shop/v1/me/downloads/${old.permission_id}/sign`, {})).status).toBe(410);
   });
+
+  it('concurrent streams never exceed download_limit; a stream the client abandons frees its download', async () => {
+    const pair = await downloadable('Limited pair', [{ name: 'Guide', file: 'guides/guide.bin' }], { downloadLimit: 2 });
+    const c = await customer('pair@example.com');
+    await payOrder(c.id, [Number(pair.id)]);
+    const [p] = await myDownloads(c.client);
+    const signed = new URL((await c.client.post(`/shop/v1/me/downloads/${p.permission_id}/sign`, {})).body.url);
+    const local = new URL(signed.pathname + signed.search, stack.url).toString();
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const res = await fetch(local);
+        if (res.status === 200) expect(Buffer.from(await res.arrayBuffer()).equals(fileBytes)).toBe(true);
+        else expectError({ status: res.status, headers: res.headers, body: await res.json() }, 410, 'shop_rest_download_gone');
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    const [done] = (await waitFor(async () => {
+      const list = await myDownloads(c.client);
+      return list[0].download_count === 2 && list;
+    }, W)) as any[];
+    expect(done.downloads_remaining).toBe(0);
+
+    const single = await downloadable('Limited single', [{ name: 'Guide', file: 'guides/guide.bin' }], { downloadLimit: 1 });
+    await payOrder(c.id, [Number(single.id)]);
+    const q = (await myDownloads(c.client, 2)).find((d) => d.product_id === Number(single.id));
+    const url = new URL((await c.client.post(`/shop/v1/me/downloads/${q.permission_id}/sign`, {})).body.url);
+    const again = new URL(url.pathname + url.search, stack.url).toString();
+    expect(await fetchPartly(again)).toBeGreaterThan(0);
+    // Once the gateway saw the client go, the held download is free: the whole file streams.
+    await waitFor(async () => {
+      const res = await fetch(again);
+      if (res.status !== 200) return res.body?.cancel().then(() => false);
+      return Buffer.from(await res.arrayBuffer()).equals(fileBytes);
+    }, W);
+    await waitFor(async () => (await myDownloads(c.client, 2)).find((d) => d.product_id === Number(single.id)).downloads_remaining === 0, W);
+  });
 });
 
 describe('POST /bundle/<id>/sync-purchasers', () => {

@@ -607,6 +607,36 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
     expect(await db.em().execute(`select 1 from "payments"."refunds" where "order_id" = ?`, [o.id])).toHaveLength(1);
   });
 
+  it('3220 left pending while the order is paid another way: approving it later never charges the card', async () => {
+    const paidAttempts = async (orderId: number) =>
+      ((await admin.get(`/shop/v1/payment/${orderId}?context=edit`)).body.attempts as Array<{ outcome: string }>).filter((a) => a.outcome === 'paid');
+    // Another card pays the order while the first authorization waits.
+    const o = await order();
+    const pending = await pay(o, ACTION);
+    await record(o, 'requires_action' as 'paid');
+    const other = await pay(o, VISA);
+    expect(other.outcome).toBe('paid');
+    await record(o, 'paid', other.transactionId);
+    const late = await guest.post('/shop/v1/test-card/authorize', { intent_id: pending.intentId, outcome: 'approve' });
+    expectError(late, 409, 'shop_order_already_paid');
+    expect(late.body.message).toContain('not charged');
+    expect(await paidAttempts(o.id)).toHaveLength(1);
+    expect((await alice.get(`/shop/v1/payment?order_id=${o.id}`)).body.transaction_id).toBe(other.transactionId);
+    // Told again: the same refusal; the page says so and offers no buttons.
+    expectError(await guest.post('/shop/v1/test-card/authorize', { intent_id: pending.intentId, outcome: 'approve' }), 409, 'shop_order_already_paid');
+    const page = (await guest.get(`/shop/v1/test-card/authorize?intent_id=${pending.intentId}`)).body as string;
+    expect(page).toContain('canceled');
+    expect(page).not.toContain('data-outcome');
+
+    // An admin marks the order paid (cash, a bank transfer) while the authorization waits.
+    const m = await order();
+    const waiting = await pay(m, ACTION);
+    await record(m, 'requires_action' as 'paid');
+    expect((await admin.patch(`/shop/v1/order/${m.id}`, { set_paid: true })).body.paid_status).toBe('paid');
+    expectError(await guest.post('/shop/v1/test-card/authorize', { intent_id: waiting.intentId, outcome: 'approve' }), 409, 'shop_order_already_paid');
+    expect(await paidAttempts(m.id)).toHaveLength(0);
+  });
+
   it('a late failure on a cancelled order changes nothing; a late payment the gateway cannot refund stays flagged for an admin', async () => {
     const failedLate = await order();
     expect((await admin.patch(`/shop/v1/order/${failedLate.id}`, { status: 'cancelled' })).status).toBe(200);
@@ -745,6 +775,14 @@ describe('card-testing defence', () => {
     const other = await fromIp(bob, '203.0.113.78').post('/shop/v1/payment-methods', { ...card, payment_payload: VISA });
     expect(other.status).toBe(200);
     await bob.delete(`/shop/v1/payment-methods/${other.body.token.id}`);
+    // A placement from that IP is refused when its card payload is checked, before any stock or order is taken for it.
+    const validate = (gatewayId: string) =>
+      paymentService.validatePayment(
+        payments.ValidatePaymentRequest.fromPartial({ gatewayId, paymentPayloadJson: JSON.stringify(VISA), customerId: aliceId }),
+        anonymousCaller('e2e', ip),
+      );
+    await expect(validate('test_card')).rejects.toMatchObject({ code: 'shop_rate_limited', status: 429 });
+    await expect(validate('cod')).resolves.toBeDefined();
     // Cash on delivery from that IP takes no card and cannot decline: not limited.
     const { order: held } = await ordersGrpc.checkout.createOrder(
       checkoutOrder({ paymentMethod: 'cod', paymentMethodTitle: 'Cash on delivery', customerId: aliceId }),

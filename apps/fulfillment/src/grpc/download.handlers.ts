@@ -34,13 +34,17 @@ export function downloadHandlers(domain: DownloadsDomain): ServiceHandlers<typeo
       return { url: signed.url, expiresIn: signed.expiresIn, expiresAt: signed.expiresAt.toISOString(), fileName: signed.fileName };
     },
     async openDownload(req) {
-      return domain.downloads.open(Number(req.permissionId), Number(req.expires), req.signature);
+      return domain.downloads.open(Number(req.permissionId), Number(req.expires), req.signature, req.probe);
     },
     async readDownloadChunk(req) {
       return domain.downloads.readChunk(req.sessionId, Number(req.offset), req.length);
     },
     async completeDownload(req) {
       return { downloadsRemaining: (await domain.downloads.complete(req.sessionId)).downloadsRemaining };
+    },
+    async abandonDownload(req) {
+      await domain.downloads.abandon(req.sessionId);
+      return {};
     },
     async syncBundlePurchasers(req) {
       const r = await domain.bundles.sync(Number(req.bundleId), Math.max(1, req.page || 1), Math.min(100, Math.max(1, req.perPage || 25)));

@@ -80,8 +80,32 @@ export async function findPermission(em: EntityManager, id: number): Promise<Dow
   return row ? toPermission(row) : null;
 }
 
-export async function insertSession(em: EntityManager, id: string, permissionId: number, file: string): Promise<void> {
-  await em.execute(`insert into ${SESS} ("id", "permission_id", "file") values (?, ?, ?)`, [id, permissionId, file]);
+/**
+ * Opens a session on a permission that has a download free: unlimited, or
+ * more remaining than sessions already holding one (open, younger than
+ * `heldSince`). Run in a transaction: the permission row is locked first and
+ * the sessions counted by the next statement (a snapshot taken after the
+ * lock, so a concurrent open that just committed is counted); concurrent
+ * opens queue and never hand out more than remain. Null when none is free.
+ */
+export async function openSession(tx: EntityManager, id: string, permissionId: number, heldSince: Date): Promise<{ file: string } | null> {
+  const [locked] = await tx.execute<Row[]>(`select "downloads_remaining" from ${P} where "id" = ? for update`, [permissionId]);
+  if (!locked) return null;
+  const rows = await tx.execute<Row[]>(
+    `insert into ${SESS} ("id", "permission_id", "file")
+     select ?, p."id", p."file" from ${P} p
+     where p."id" = ? and (p."downloads_remaining" < 0
+        or p."downloads_remaining" > (select count(*) from ${SESS} s where s."permission_id" = p."id" and s."completed_at" is null and s."created_at" > ?))
+     returning "file"`,
+    [id, permissionId, heldSince],
+  );
+  return rows[0] ? { file: String(rows[0].file) } : null;
+}
+
+/** Closes an unfinished session uncounted (its download is free again); false when it was not open. */
+export async function abandonSession(em: EntityManager, id: string): Promise<boolean> {
+  const rows = await em.execute<Row[]>(`delete from ${SESS} where "id" = ? and "completed_at" is null returning "id"`, [id]);
+  return rows.length > 0;
 }
 
 export async function findOpenSession(em: EntityManager, id: string): Promise<{ permissionId: number; file: string } | null> {

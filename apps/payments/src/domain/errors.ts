@@ -31,6 +31,14 @@ export const idempotencyKeyReused = () =>
 export const paymentInProgress = () =>
   new DomainError('shop_payment_in_progress', 409, 'A payment with this Idempotency-Key is still being processed.');
 
+export const paymentInProgressForOrder = () =>
+  new DomainError('shop_payment_in_progress', 409, 'Another payment of this order is being processed; retry shortly.');
+
+export const orderPaidIntentCanceled = (orderId: number) =>
+  new DomainError('shop_order_already_paid', 409, `Order ${orderId} was already paid another way; this payment was canceled and the card not charged.`, {
+    order_id: orderId,
+  });
+
 export const intentNotFound = () => notFound('shop_payment_intent_invalid', 'Unknown payment intent.');
 
 export const intentExpired = () =>

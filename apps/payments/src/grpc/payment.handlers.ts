@@ -21,8 +21,11 @@ export function paymentHandlers(
       if (!result.replayed) processed?.inc({ gateway: req.gatewayId, outcome: result.outcome });
       return result;
     },
-    async validatePayment(req) {
-      await domain.payments.validate({ gatewayId: req.gatewayId, paymentPayloadJson: req.paymentPayloadJson, customerId: Number(req.customerId) });
+    async validatePayment(req, caller) {
+      await domain.payments.validate(
+        { gatewayId: req.gatewayId, paymentPayloadJson: req.paymentPayloadJson, customerId: Number(req.customerId) },
+        caller.clientIp,
+      );
       return {};
     },
     async createIntent(req) {

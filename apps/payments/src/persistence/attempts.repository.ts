@@ -122,6 +122,9 @@ export async function attemptById(em: EntityManager, id: string): Promise<Attemp
   return rows[0] && toRecord(rows[0]);
 }
 
+/** The advisory-lock class of "charging order N" (the second key is the order id). */
+const ORDER_LOCK_CLASS = 7301;
+
 export async function paidAttemptOfOrder(em: EntityManager, orderId: number): Promise<AttemptRecord | undefined> {
   const rows = await em.execute<Row[]>(
     `select * from "payments"."payment_attempts" where "order_id" = ? and "outcome" = 'paid'
@@ -129,6 +132,22 @@ export async function paidAttemptOfOrder(em: EntityManager, orderId: number): Pr
     [orderId],
   );
   return rows[0] && toRecord(rows[0]);
+}
+
+/**
+ * Serializes the decisions to charge one order (in the caller's transaction),
+ * then tells whether another attempt of it is paid, or still processing since
+ * `runningSince` (a charge in flight); null when neither.
+ */
+export async function otherPaymentOfOrder(em: EntityManager, orderId: number, attemptId: string, runningSince: Date): Promise<'paid' | 'processing' | null> {
+  await em.execute(`select pg_advisory_xact_lock(${ORDER_LOCK_CLASS}, (? % 2147483647)::int)`, [orderId]);
+  const rows = await em.execute<Row[]>(
+    `select "outcome" from "payments"."payment_attempts"
+     where "order_id" = ? and "id" <> ? and ("outcome" = 'paid' or ("outcome" = 'processing' and "created_at" > ?))
+     order by ("outcome" = 'paid') desc limit 1`,
+    [orderId, attemptId, runningSince],
+  );
+  return rows[0] ? (String(rows[0].outcome) as 'paid' | 'processing') : null;
 }
 
 export async function attemptsOfOrder(em: EntityManager, orderId: number): Promise<AttemptRecord[]> {

@@ -19,10 +19,11 @@ import type { CheckoutSaga } from './saga';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const PAYABLE = new Set(['pending_payment', 'failed', 'on_hold', 'checkout_draft']);
 
-/** 409 for an order that is paid (or no longer payable: cancelled, completed, refunded). */
+/** 409: `shop_order_already_paid` for a paid order, `shop_order_not_payable` for an unpaid one past paying (cancelled), as orders answers. */
 function assertPayable(order: OrderView): void {
-  if ((order.paidStatus && order.paidStatus !== 'unpaid') || !PAYABLE.has(order.status)) {
-    throw conflict('shop_order_already_paid', `Order ${order.id} is ${order.status} and cannot be paid.`);
+  if (order.paidStatus && order.paidStatus !== 'unpaid') throw conflict('shop_order_already_paid', `Order ${order.id} has already been paid.`);
+  if (!PAYABLE.has(order.status)) {
+    throw conflict('shop_order_not_payable', `Order ${order.id} is ${order.status} and cannot be paid.`, { order_status: order.status });
   }
 }
 

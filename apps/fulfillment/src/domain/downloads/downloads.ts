@@ -8,7 +8,8 @@ import {
   findOpenSession,
   findPermission,
   insertPermissions,
-  insertSession,
+  openSession,
+  abandonSession,
   listCustomerPermissions,
   recordPaidLines,
   forgetPaidLines,
@@ -130,8 +131,14 @@ export class Downloads {
     return { url: url.toString(), expiresIn: seconds, expiresAt: new Date(expires * 1000), fileName: fileNameOf(permission.file) };
   }
 
-  /** Checks a signed link and opens a session the gateway streams from. */
-  async open(permissionId: number, expires: number, signature: string) {
+  /**
+   * Checks a signed link and opens a session the gateway streams from. A
+   * limited permission's session holds one of its remaining downloads until
+   * it completes or is abandoned: concurrent streams never exceed the limit
+   * (410 when every remaining download is taken). A `probe` (HEAD) checks
+   * the link and the file and holds nothing.
+   */
+  async open(permissionId: number, expires: number, signature: string, probe = false) {
     if (!validSignature(this.deps.secret, permissionId, expires, signature)) throw badSignature();
     const now = this.deps.now();
     if (expires * 1000 <= now.getTime()) throw linkExpired();
@@ -140,10 +147,19 @@ export class Downloads {
     if (!permission) throw permissionNotFound();
     this.requireUsable(permission, now);
     const { size } = await this.deps.storage.stat(permission.file);
-    const sessionId = randomUUID();
-    await insertSession(em, sessionId, permission.id, permission.file);
+    let sessionId = '';
+    if (!probe) {
+      sessionId = randomUUID();
+      const heldSince = new Date(now.getTime() - this.deps.sessionHoldSeconds * 1000);
+      if (!(await em.transactional((tx) => openSession(tx, sessionId, permission.id, heldSince)))) throw permissionGone('exhausted');
+    }
     const fileName = fileNameOf(permission.file);
     return { sessionId, fileName, size, contentType: CONTENT_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream' };
+  }
+
+  /** The stream ended early: the session closes uncounted and its download is free again (idempotent). */
+  async abandon(sessionId: string): Promise<void> {
+    await abandonSession(this.deps.db.em(), sessionId);
   }
 
   async readChunk(sessionId: string, offset: number, length: number): Promise<{ data: Buffer; eof: boolean }> {

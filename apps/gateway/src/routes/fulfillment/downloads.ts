@@ -110,26 +110,38 @@ export const downloadRoutes: RouteModule = (app, ctx) => {
       },
     },
     async (request, reply) => {
+      // A HEAD request (headers only) is never a download: it checks the link and the file, holding nothing.
+      const probe = request.method === 'HEAD';
       const opened = await downloads.openDownload(
-        { permissionId: request.params.permission_id, expires: request.query.expires, signature: request.query.signature },
+        { permissionId: request.params.permission_id, expires: request.query.expires, signature: request.query.signature, probe },
         request.caller,
       );
-      const caller = request.caller;
-      const raw = reply.raw;
-      // Counted only when the last byte left for the client: an aborted stream never finishes,
-      // and a HEAD request (headers only) is never a download.
-      if (request.method !== 'HEAD') raw.once('finish', () => {
-        downloads.completeDownload({ sessionId: opened.sessionId }, caller).catch((err: unknown) => {
-          request.log.warn({ err, sessionId: opened.sessionId }, 'download completion not recorded');
-        });
-      });
       const safeName = opened.fileName.replace(/[^\w.-]+/g, '_');
       reply
         .header('Content-Type', opened.contentType)
         .header('Content-Length', String(opened.size))
         .header('Content-Disposition', `attachment; filename="${safeName}"`)
         .header('Cache-Control', 'no-store');
-      return reply.send(sessionStream(downloads, opened.sessionId, caller));
+      // A stream (empty) keeps the Content-Length set above: Fastify's HEAD handling would set 0 for no payload.
+      if (probe) return reply.send(Readable.from([]));
+      const caller = request.caller;
+      const { sessionId } = opened;
+      // Counted only when the last byte left for the client; a stream that ends sooner (the client went
+      // away) is abandoned, so the download it held is free again.
+      let finished = false;
+      reply.raw.once('finish', () => {
+        finished = true;
+        downloads.completeDownload({ sessionId }, caller).catch((err: unknown) => {
+          request.log.warn({ err, sessionId }, 'download completion not recorded');
+        });
+      });
+      reply.raw.once('close', () => {
+        if (finished) return;
+        downloads.abandonDownload({ sessionId }, caller).catch((err: unknown) => {
+          request.log.warn({ err, sessionId }, 'abandoned download not released; it is held until DOWNLOAD_SESSION_HOLD_SECONDS pass');
+        });
+      });
+      return reply.send(sessionStream(downloads, sessionId, caller));
     },
   );
 };

@@ -33,6 +33,7 @@ function page(step: payments.GetActionStepResponse): string {
     succeeded: 'This payment was already approved.',
     failed: 'This payment was declined.',
     expired: 'This authorization expired; the payment failed.',
+    canceled: 'The order was paid another way; this payment was canceled and your card not charged.',
   };
   return `<!doctype html>
 <html lang="en">
@@ -120,7 +121,7 @@ export function testCardRoutes(app: TypedApp, clients: PaymentsClients): void {
         tags,
         summary: 'Approves or declines a test_card payment that requires action; records the result at orders.',
         body: StepBody,
-        response: { 200: StepResult, ...errorResponses(400, 404, 410) },
+        response: { 200: StepResult, ...errorResponses(400, 404, 409, 410) },
       },
     },
     async (request) => {

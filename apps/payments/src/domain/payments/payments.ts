@@ -291,11 +291,17 @@ export class Payments {
 
   /** A payment or setup intent (spec 2.11 intent payload). */
   /** ValidatePayment: the payload as the gateway would read it (an enabled gateway; 422 otherwise), nothing charged or written. */
-  async validate(input: { gatewayId: string; paymentPayloadJson: string; customerId: number }): Promise<void> {
+  /**
+   * A placement's check before any stock, coupon or order is taken for it:
+   * the payload, and the card-testing limit of the paying IP (429 here, so a
+   * refused IP leaves no failed order behind).
+   */
+  async validate(input: { gatewayId: string; paymentPayloadJson: string; customerId: number }, clientIp = ''): Promise<void> {
     const view = (await this.catalog.views()).find((v) => v.gateway.id === input.gatewayId && v.enabled);
     if (!view) throw invalidGateway();
     const payload = parsePayload(input.paymentPayloadJson);
     await view.gateway.validatePayment?.(payload, this.environment(view, input.customerId, await this.deps.site.siteUrl()));
+    if (!view.gateway.settlesLocally) await this.defence.check(clientIp);
   }
 
   async createIntent(

@@ -1,9 +1,9 @@
 import { invalidParams } from '@storefront/errors';
 import { anonymousCaller, type CallerContext } from '@storefront/grpc-client';
-import { attemptById, finishAttempt } from '../../persistence/attempts.repository';
+import { attemptById, finishAttempt, otherPaymentOfOrder } from '../../persistence/attempts.repository';
 import { claimExpiredIntents, findIntent, setIntentStatus, type IntentRecord } from '../../persistence/intents.repository';
 import type { PaymentsDeps } from '../deps';
-import { intentExpired, intentNotFound } from '../errors';
+import { intentExpired, intentNotFound, orderPaidIntentCanceled, paymentInProgressForOrder } from '../errors';
 import { displayedTitle } from '../gateways/availability';
 import { minorToAmount } from '../payments/amounts';
 import { newId } from '../payments/payments';
@@ -16,7 +16,7 @@ export interface ActionStepView {
   orderId: number;
   amount: string;
   currency: string;
-  /** requires_action | succeeded | failed | expired */
+  /** requires_action | succeeded | failed | expired | canceled (the order was paid another way) */
   status: string;
   brand: string;
   last4: string;
@@ -31,6 +31,11 @@ export interface ActionStepResult {
   outcome: 'paid' | 'failed';
   returnUrl: string;
 }
+
+/** How long another attempt of the same order still "processing" is taken to be running (not abandoned). */
+const IN_FLIGHT_MS = 60_000;
+/** Payments reading the order it is about to charge (any customer's: the intent names it). */
+const ORDER_READER: CallerContext = { ...anonymousCaller('payments-action-step'), capabilities: ['pay_for_order'] };
 
 const FINAL: Record<string, 'paid' | 'failed'> = { succeeded: 'paid', failed: 'failed', expired: 'failed', expiring: 'failed' };
 
@@ -65,13 +70,26 @@ export class ActionStep {
 
   async complete(intentId: string, decision: string, caller: CallerContext): Promise<ActionStepResult> {
     if (decision !== 'approve' && decision !== 'decline') throw invalidParams({ outcome: 'outcome must be approve or decline.' });
+    const approving = decision === 'approve';
+    // An order paid some other way meanwhile (another card, an admin) is never charged again: asked before the
+    // transaction (no remote call inside it); payments' own attempts are checked again under the order's lock.
+    const paidElsewhere = approving && (await this.orderPaidMeanwhile(await this.paymentIntent(intentId)));
     const now = this.deps.now();
     const { intent, outcome, transactionId, expired } = await this.deps.db.em().transactional(async (em) => {
       const intent = await findIntent(em, intentId, true);
       if (!intent || intent.kind !== 'payment' || !intent.attemptId) throw intentNotFound();
+      if (intent.status === 'canceled') throw orderPaidIntentCanceled(intent.orderId);
       if (intent.status === 'requires_action' && intent.expiresAt <= now) {
         await this.expireLocked(em, intent, now);
         return { intent, outcome: 'failed' as const, transactionId: '', expired: true };
+      }
+      if (intent.status === 'requires_action' && approving) {
+        const other = await otherPaymentOfOrder(em, intent.orderId, intent.attemptId, new Date(now.getTime() - IN_FLIGHT_MS));
+        if (other === 'processing') throw paymentInProgressForOrder();
+        if (paidElsewhere || other === 'paid') {
+          await this.cancelLocked(em, intent, now);
+          return { intent, outcome: 'canceled' as const, transactionId: '', expired: false };
+        }
       }
       if (intent.status !== 'requires_action') {
         // Already decided: the same answer again (idempotent); orders is told again below.
@@ -102,6 +120,7 @@ export class ActionStep {
       }
       return { intent, outcome: approved ? ('paid' as const) : ('failed' as const), transactionId, expired: false };
     });
+    if (outcome === 'canceled') throw orderPaidIntentCanceled(intent.orderId);
     const order = await this.record(intent, outcome, transactionId, caller);
     if (expired) {
       if (intent.status !== 'expired') {
@@ -138,6 +157,24 @@ export class ActionStep {
       }
     }
     return recorded;
+  }
+
+  /** Whether orders holds the intent's order as paid already (a payment recorded elsewhere). */
+  private async orderPaidMeanwhile(intent: IntentRecord): Promise<boolean> {
+    if (!this.deps.orders || !intent.orderId || intent.status !== 'requires_action') return false;
+    const order = await this.deps.orders.getOrderForPayment(intent.orderId, '', ORDER_READER);
+    return order.paidStatus !== 'unpaid';
+  }
+
+  /** The order was paid another way: this authorization is canceled, its card never charged. */
+  private async cancelLocked(em: Parameters<typeof setIntentStatus>[0], intent: IntentRecord, now: Date) {
+    await setIntentStatus(em, intent.id, 'canceled', now);
+    await finishAttempt(
+      em,
+      intent.attemptId,
+      { outcome: 'failed', transactionId: '', declineReason: 'order_already_paid', message: 'The order was already paid; this payment was canceled.', intentId: intent.id, redirectUrl: '', clientSecret: '' },
+      now,
+    );
   }
 
   private async expireLocked(em: Parameters<typeof setIntentStatus>[0], intent: IntentRecord, now: Date) {

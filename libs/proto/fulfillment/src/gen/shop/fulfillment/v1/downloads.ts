@@ -54,6 +54,8 @@ export interface OpenDownloadRequest {
   permissionId: number;
   expires: number;
   signature: string;
+  /** Headers only (HEAD): checks the link and the file; no session, nothing held. */
+  probe: boolean;
 }
 
 export interface OpenDownloadResponse {
@@ -80,6 +82,13 @@ export interface CompleteDownloadRequest {
 
 export interface CompleteDownloadResponse {
   downloadsRemaining: number;
+}
+
+export interface AbandonDownloadRequest {
+  sessionId: string;
+}
+
+export interface AbandonDownloadResponse {
 }
 
 export interface SyncBundlePurchasersRequest {
@@ -632,7 +641,7 @@ export const SignDownloadResponse: MessageFns<SignDownloadResponse> = {
 };
 
 function createBaseOpenDownloadRequest(): OpenDownloadRequest {
-  return { permissionId: 0, expires: 0, signature: "" };
+  return { permissionId: 0, expires: 0, signature: "", probe: false };
 }
 
 export const OpenDownloadRequest: MessageFns<OpenDownloadRequest> = {
@@ -645,6 +654,9 @@ export const OpenDownloadRequest: MessageFns<OpenDownloadRequest> = {
     }
     if (message.signature !== "") {
       writer.uint32(26).string(message.signature);
+    }
+    if (message.probe !== false) {
+      writer.uint32(32).bool(message.probe);
     }
     return writer;
   },
@@ -686,6 +698,14 @@ export const OpenDownloadRequest: MessageFns<OpenDownloadRequest> = {
             message.signature = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.probe = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -706,6 +726,7 @@ export const OpenDownloadRequest: MessageFns<OpenDownloadRequest> = {
     message.permissionId = object.permissionId ?? 0;
     message.expires = object.expires ?? 0;
     message.signature = object.signature ?? "";
+    message.probe = object.probe ?? false;
     return message;
   },
 };
@@ -1053,6 +1074,104 @@ export const CompleteDownloadResponse: MessageFns<CompleteDownloadResponse> = {
   fromPartial(object: DeepPartial<CompleteDownloadResponse>): CompleteDownloadResponse {
     const message = createBaseCompleteDownloadResponse();
     message.downloadsRemaining = object.downloadsRemaining ?? 0;
+    return message;
+  },
+};
+
+function createBaseAbandonDownloadRequest(): AbandonDownloadRequest {
+  return { sessionId: "" };
+}
+
+export const AbandonDownloadRequest: MessageFns<AbandonDownloadRequest> = {
+  encode(message: AbandonDownloadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AbandonDownloadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAbandonDownloadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AbandonDownloadRequest>): AbandonDownloadRequest {
+    return AbandonDownloadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AbandonDownloadRequest>): AbandonDownloadRequest {
+    const message = createBaseAbandonDownloadRequest();
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseAbandonDownloadResponse(): AbandonDownloadResponse {
+  return {};
+}
+
+export const AbandonDownloadResponse: MessageFns<AbandonDownloadResponse> = {
+  encode(_: AbandonDownloadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AbandonDownloadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAbandonDownloadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AbandonDownloadResponse>): AbandonDownloadResponse {
+    return AbandonDownloadResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<AbandonDownloadResponse>): AbandonDownloadResponse {
+    const message = createBaseAbandonDownloadResponse();
     return message;
   },
 };
@@ -1680,7 +1799,12 @@ export const DownloadServiceService = {
       Buffer.from(SignDownloadResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignDownloadResponse => SignDownloadResponse.decode(value),
   },
-  /** Checks a signed URL and opens a download session for streaming. */
+  /**
+   * Checks a signed URL and opens a download session for streaming. A limited
+   * permission's session holds one of its remaining downloads until it is
+   * completed or abandoned (or, should its gateway die, DOWNLOAD_SESSION_HOLD_SECONDS
+   * pass), so concurrent streams never exceed the limit; 410 when none is free.
+   */
   openDownload: {
     path: "/shop.fulfillment.v1.DownloadService/OpenDownload" as const,
     requestStream: false as const,
@@ -1715,6 +1839,21 @@ export const DownloadServiceService = {
       Buffer.from(CompleteDownloadResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteDownloadResponse => CompleteDownloadResponse.decode(value),
   },
+  /**
+   * The stream ended before the last byte (the client went away): the session
+   * closes uncounted and lets go of the download it held.
+   */
+  abandonDownload: {
+    path: "/shop.fulfillment.v1.DownloadService/AbandonDownload" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AbandonDownloadRequest): Buffer =>
+      Buffer.from(AbandonDownloadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AbandonDownloadRequest => AbandonDownloadRequest.decode(value),
+    responseSerialize: (value: AbandonDownloadResponse): Buffer =>
+      Buffer.from(AbandonDownloadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AbandonDownloadResponse => AbandonDownloadResponse.decode(value),
+  },
   syncBundlePurchasers: {
     path: "/shop.fulfillment.v1.DownloadService/SyncBundlePurchasers" as const,
     requestStream: false as const,
@@ -1733,12 +1872,22 @@ export interface DownloadServiceServer extends UntypedServiceImplementation {
   listMyDownloads: handleUnaryCall<ListMyDownloadsRequest, ListMyDownloadsResponse>;
   /** A signed URL for one of the caller's permissions; 410 when exhausted or expired. */
   signDownload: handleUnaryCall<SignDownloadRequest, SignDownloadResponse>;
-  /** Checks a signed URL and opens a download session for streaming. */
+  /**
+   * Checks a signed URL and opens a download session for streaming. A limited
+   * permission's session holds one of its remaining downloads until it is
+   * completed or abandoned (or, should its gateway die, DOWNLOAD_SESSION_HOLD_SECONDS
+   * pass), so concurrent streams never exceed the limit; 410 when none is free.
+   */
   openDownload: handleUnaryCall<OpenDownloadRequest, OpenDownloadResponse>;
   /** One chunk of an open session's file. */
   readDownloadChunk: handleUnaryCall<ReadDownloadChunkRequest, ReadDownloadChunkResponse>;
   /** The client received every byte: counts the download once per session. */
   completeDownload: handleUnaryCall<CompleteDownloadRequest, CompleteDownloadResponse>;
+  /**
+   * The stream ended before the last byte (the client went away): the session
+   * closes uncounted and lets go of the download it held.
+   */
+  abandonDownload: handleUnaryCall<AbandonDownloadRequest, AbandonDownloadResponse>;
   syncBundlePurchasers: handleUnaryCall<SyncBundlePurchasersRequest, SyncBundlePurchasersResponse>;
 }
 

@@ -1382,8 +1382,10 @@ export const PaymentServiceService = {
   /**
    * Checks a payment payload before anything is made for it (place validates
    * before it reserves stock or creates the order): its shape, and that a
-   * saved token or setup intent it names is the customer's. Charges nothing.
-   * Errors: those of ProcessPayment for the payload (400, 404 for a token).
+   * saved token or setup intent it names is the customer's, and the caller's
+   * IP against the card-testing limit (a card gateway). Charges nothing.
+   * Errors: those of ProcessPayment for the payload (400, 404 for a token),
+   * 429 shop_rate_limited.
    */
   validatePayment: {
     path: "/shop.payments.v1.PaymentService/ValidatePayment" as const,
@@ -1439,8 +1441,10 @@ export interface PaymentServiceServer extends UntypedServiceImplementation {
   /**
    * Checks a payment payload before anything is made for it (place validates
    * before it reserves stock or creates the order): its shape, and that a
-   * saved token or setup intent it names is the customer's. Charges nothing.
-   * Errors: those of ProcessPayment for the payload (400, 404 for a token).
+   * saved token or setup intent it names is the customer's, and the caller's
+   * IP against the card-testing limit (a card gateway). Charges nothing.
+   * Errors: those of ProcessPayment for the payload (400, 404 for a token),
+   * 429 shop_rate_limited.
    */
   validatePayment: handleUnaryCall<ValidatePaymentRequest, ValidatePaymentResponse>;
   /** A payment (or setup) intent; 422 shop_checkout_intent_unsupported without intent support. */
