@@ -93,6 +93,34 @@ describe('cart sessions', () => {
     expect((await customer.get('/shop/v1/cart')).body.item_count).toBe(4);
   });
 
+  it('a merge keeps the customer\'s coupons and never combines another with an individual-use one', async () => {
+    await createCoupon(admin, 'SOLO5', { discount_type: 'fixed_cart', amount: '5', individual_use: true });
+    const customer = new ShopClient(stack.url);
+    expect((await customer.post('/shop/v1/auth/register', { email: 'coupon-merge@example.com', password: 'password-1', auto_login: true })).status).toBe(200);
+    if (!customer.nonce) await customer.login('coupon-merge@example.com', 'password-1');
+    await customer.post('/shop/v1/cart/items', { price_id: price(mug), quantity: 2 });
+    expect((await customer.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'solo5' })).status).toBe(200);
+    const browser = new ShopClient(stack.url);
+    await browser.post('/shop/v1/cart/items', { price_id: price(book), quantity: 1 });
+    expect((await browser.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'tenpct' })).status).toBe(200);
+    await browser.login('coupon-merge@example.com', 'password-1');
+    const merged = (await browser.get('/shop/v1/cart')).body;
+    expect(merged.applied_coupons.map((c: { code: string }) => c.code)).toEqual(['solo5']);
+    expect(merged.totals.discount).toBe(5);
+
+    // Coupons applied together before one became individual-use: the first applied gives the discount, the other none.
+    const pair = new ShopClient(stack.url);
+    await pair.post('/shop/v1/cart/items', { price_id: price(mug), quantity: 2 });
+    await createCoupon(admin, 'LATER5', { discount_type: 'fixed_cart', amount: '5' });
+    expect((await pair.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'tenoff' })).status).toBe(200);
+    const later = (await pair.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'later5' })).body;
+    expect(later.snapshot.totals.discount).toBe(15);
+    const laterId = (await admin.get('/shop/v1/shop_coupon?search=LATER5')).body[0].id;
+    expect((await admin.patch(`/shop/v1/shop_coupon/${laterId}`, { meta: { individual_use: true } })).status).toBe(200);
+    await waitFor(async () => (await pair.get('/shop/v1/cart')).body.totals.discount === 10, 10_000);
+    expect((await pair.get('/shop/v1/cart')).body.applied_coupons.map((c: { code: string }) => c.code)).toEqual(['tenoff']);
+  });
+
   it('a merge never takes a line past what one line may hold (9999)', async () => {
     const customer = new ShopClient(stack.url);
     expect((await customer.post('/shop/v1/auth/register', { email: 'bulk-merge@example.com', password: 'password-1', auto_login: true })).status).toBe(200);

@@ -221,7 +221,14 @@ export class CartPricer {
     for (const code of codes) {
       const coupon = found.get(code);
       const problem = coupon ? couponProblem(coupon, view) : `Coupon "${code}" does not exist.`;
-      if (problem) ctx.notices.push(problem);
+      if (problem) {
+        ctx.notices.push(problem);
+        continue;
+      }
+      // Individual use holds whatever put the coupons together (apply refuses it; a login merge or a
+      // coupon made individual-use later does not): the first applied wins, the others give no discount.
+      const exclusive = out.find((c) => c.individualUse) ?? (coupon!.individualUse ? out[0] : undefined);
+      if (exclusive) ctx.notices.push(`Coupon "${code}" cannot be used together with coupon "${exclusive.code}".`);
       else out.push(coupon!);
     }
     return out;

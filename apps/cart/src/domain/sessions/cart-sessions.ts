@@ -116,7 +116,9 @@ export class CartSessions {
   private async mergeInto(em: EntityManager, own: CartRecord, guest: CartRecord, now: Date): Promise<void> {
     // Quantities add, up to what one line may hold.
     for (const line of guest.lines) await upsertLine(em, own.id, line, true, MAX_QUANTITY);
-    const coupons = [...own.coupons, ...guest.coupons.filter((c) => !own.coupons.includes(c))];
+    // The customer's own coupons stand; the guest's come along only into a cart without any (never a
+    // combination nobody applied, such as another coupon beside an individual-use one).
+    const coupons = own.coupons.length ? own.coupons : guest.coupons;
     const fields = { ...guest.fields, ...own.fields };
     await touchCart(em, own.id, now, { coupons, fields, bump: guest.lines.length > 0 });
   }
