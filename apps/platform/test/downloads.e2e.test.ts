@@ -144,7 +144,13 @@ describe('download permissions from a paid order', () => {
       access_granted: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       access_expires: null,
       is_expired: false,
+      _links: {
+        self: [{ href: `${stack.url}/shop/v1/me/downloads/${permission.permission_id}` }],
+        collection: [{ href: `${stack.url}/shop/v1/me/downloads` }],
+      },
     });
+    // Its self link answers it.
+    expect((await buyer.client.get(`/shop/v1/me/downloads/${permission.permission_id}`)).body).toEqual(permission);
     const res = await buyer.client.get('/shop/v1/me/downloads');
     expect(res.headers.get('x-platform-total')).toBe('1');
     expect(res.headers.get('x-platform-totalpages')).toBe('1');
@@ -212,6 +218,9 @@ describe('download permissions from a paid order', () => {
     const other = await customer('other@example.com');
     expectError(await other.client.post(`/shop/v1/me/downloads/${permission.permission_id}/sign`, {}), 404);
     expectError(await buyer.client.post('/shop/v1/me/downloads/999999/sign', {}), 404);
+    expectError(await other.client.get(`/shop/v1/me/downloads/${permission.permission_id}`), 404, 'shop_rest_download_invalid');
+    expectError(await guest().get(`/shop/v1/me/downloads/${permission.permission_id}`), 401, 'shop_rest_not_logged_in');
+    expectError(await buyer.client.get('/shop/v1/me/downloads/abc'), 400, 'rest_invalid_param');
     expectError(await buyer.client.post('/shop/v1/me/downloads/abc/sign', {}), 400, 'rest_invalid_param');
     expect((await other.client.get('/shop/v1/me/downloads')).body).toEqual([]);
     expectError(await guest().get('/shop/v1/me/downloads'), 401, 'shop_rest_not_logged_in');

@@ -853,6 +853,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/me/downloads/{permission_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in customer's download permissions */
+        get: operations["getMyDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/me/downloads/{permission_id}/sign": {
         parameters: {
             query?: never;
@@ -2441,6 +2458,14 @@ export interface components {
         };
         /** DownloadPermission */
         DownloadPermission: {
+            /** @description Related resources, by relation. */
+            readonly _links: {
+                [key: string]: ({
+                    href: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
             /** @description YYYY-MM-DD HH:MM:SS (UTC); null = never. */
             access_expires: string | null;
             /** @description YYYY-MM-DD HH:MM:SS (UTC). */
@@ -9311,6 +9336,84 @@ export interface operations {
             };
             /** @description Not signed in, or bad credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyDownload: {
+        parameters: {
+            query?: {
+                /** @description Only these fields, comma-separated; dotted paths reach nested ones (`id,title.rendered`). */
+                _fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Download permission id. */
+                permission_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadPermission"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not the caller's). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20233,6 +20336,15 @@ export interface operations {
             };
             /** @description Not found (or not the caller's). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -29,6 +29,10 @@ export function downloadHandlers(domain: DownloadsDomain): ServiceHandlers<typeo
       const { permissions, total, now } = await domain.downloads.listForCustomer(caller.userId, page, perPage);
       return { downloads: permissions.map((p) => toProto(p, now)), total };
     },
+    async getMyDownload(req, caller) {
+      const { permission, now } = await domain.downloads.getForCustomer(caller.userId, Number(req.permissionId));
+      return { download: toProto(permission, now) };
+    },
     async signDownload(req, caller) {
       const signed = await domain.downloads.sign(caller.userId, Number(req.permissionId), Number(req.expiresIn), req.siteUrl);
       return { url: signed.url, expiresIn: signed.expiresIn, expiresAt: signed.expiresAt.toISOString(), fileName: signed.fileName };

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 import type { fulfillment } from '@storefront/proto/fulfillment';
+import type { FastifyRequest } from 'fastify';
 import { formatDateTime } from '../http/dates';
+import { resourceLinks } from '../http/links';
+import { LinksSchema } from '../http/responses';
 
 /** A download permission (spec 2.10). */
 export const DownloadPermissionSchema = Type.Object(
@@ -17,6 +20,7 @@ export const DownloadPermissionSchema = Type.Object(
     access_granted: Type.Union([Type.String(), Type.Null()], { description: 'YYYY-MM-DD HH:MM:SS (UTC).' }),
     access_expires: Type.Union([Type.String(), Type.Null()], { description: 'YYYY-MM-DD HH:MM:SS (UTC); null = never.' }),
     is_expired: Type.Boolean(),
+    _links: LinksSchema,
   },
   { title: 'DownloadPermission' },
 );
@@ -47,7 +51,9 @@ export const BundleSyncResultSchema = Type.Object(
 
 const date = (iso: string) => (iso ? formatDateTime(new Date(iso)) : null);
 
-export function downloadPermissionResource(p: fulfillment.DownloadPermission) {
+const COLLECTION = '/shop/v1/me/downloads';
+
+export function downloadPermissionResource(request: FastifyRequest, p: fulfillment.DownloadPermission) {
   return {
     permission_id: Number(p.permissionId),
     download_id: p.downloadId,
@@ -61,5 +67,6 @@ export function downloadPermissionResource(p: fulfillment.DownloadPermission) {
     access_granted: date(p.accessGranted),
     access_expires: date(p.accessExpires),
     is_expired: p.isExpired,
+    _links: resourceLinks(request, `${COLLECTION}/${Number(p.permissionId)}`, COLLECTION),
   };
 }

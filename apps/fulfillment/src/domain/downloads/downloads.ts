@@ -118,6 +118,11 @@ export class Downloads {
     return { permissions, total, now: this.deps.now() };
   }
 
+  /** One of the customer's permissions (404 when not theirs). */
+  async getForCustomer(customerId: number, permissionId: number) {
+    return { permission: await this.ownPermission(customerId, permissionId), now: this.deps.now() };
+  }
+
   /** A signed URL for the caller's own permission; 410 when exhausted or expired, 404 when not theirs. */
   async sign(customerId: number, permissionId: number, expiresIn: number, siteUrl: string) {
     const permission = await this.ownPermission(customerId, permissionId);

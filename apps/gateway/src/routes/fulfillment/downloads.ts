@@ -59,7 +59,25 @@ export const downloadRoutes: RouteModule = (app, ctx) => {
       const q = request.query;
       const res = await downloads.listMyDownloads({ page: q.page, perPage: q.per_page }, request.caller);
       setPaginationHeaders(request, reply, { total: Number(res.total), page: q.page, perPage: q.per_page });
-      return res.downloads.map(downloadPermissionResource);
+      return res.downloads.map((d) => downloadPermissionResource(request, d));
+    },
+  );
+
+  app.get(
+    '/me/downloads/:permission_id',
+    {
+      config: { access: 'logged_in' },
+      schema: {
+        operationId: 'getMyDownload',
+        tags,
+        summary: 'One of the signed-in customer\'s download permissions',
+        params: PermissionParams,
+        response: { 200: DownloadPermissionSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { download } = await downloads.getMyDownload({ permissionId: request.params.permission_id }, request.caller);
+      return downloadPermissionResource(request, download!);
     },
   );
 

@@ -35,6 +35,14 @@ export interface ListMyDownloadsResponse {
   total: number;
 }
 
+export interface GetMyDownloadRequest {
+  permissionId: number;
+}
+
+export interface GetMyDownloadResponse {
+  download?: DownloadPermission | undefined;
+}
+
 export interface SignDownloadRequest {
   permissionId: number;
   /** Already clamped by the caller or clamped here into 30..3600. */
@@ -466,6 +474,118 @@ export const ListMyDownloadsResponse: MessageFns<ListMyDownloadsResponse> = {
     const message = createBaseListMyDownloadsResponse();
     message.downloads = object.downloads?.map((e) => DownloadPermission.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetMyDownloadRequest(): GetMyDownloadRequest {
+  return { permissionId: 0 };
+}
+
+export const GetMyDownloadRequest: MessageFns<GetMyDownloadRequest> = {
+  encode(message: GetMyDownloadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.permissionId !== 0) {
+      writer.uint32(8).int64(message.permissionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMyDownloadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMyDownloadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.permissionId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetMyDownloadRequest>): GetMyDownloadRequest {
+    return GetMyDownloadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetMyDownloadRequest>): GetMyDownloadRequest {
+    const message = createBaseGetMyDownloadRequest();
+    message.permissionId = object.permissionId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetMyDownloadResponse(): GetMyDownloadResponse {
+  return { download: undefined };
+}
+
+export const GetMyDownloadResponse: MessageFns<GetMyDownloadResponse> = {
+  encode(message: GetMyDownloadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.download !== undefined) {
+      DownloadPermission.encode(message.download, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMyDownloadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMyDownloadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.download = DownloadPermission.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetMyDownloadResponse>): GetMyDownloadResponse {
+    return GetMyDownloadResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetMyDownloadResponse>): GetMyDownloadResponse {
+    const message = createBaseGetMyDownloadResponse();
+    message.download = (object.download !== undefined && object.download !== null)
+      ? DownloadPermission.fromPartial(object.download)
+      : undefined;
     return message;
   },
 };
@@ -1788,6 +1908,17 @@ export const DownloadServiceService = {
       Buffer.from(ListMyDownloadsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMyDownloadsResponse => ListMyDownloadsResponse.decode(value),
   },
+  /** One of the caller's permissions; 404 when it is not theirs. */
+  getMyDownload: {
+    path: "/shop.fulfillment.v1.DownloadService/GetMyDownload" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMyDownloadRequest): Buffer => Buffer.from(GetMyDownloadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMyDownloadRequest => GetMyDownloadRequest.decode(value),
+    responseSerialize: (value: GetMyDownloadResponse): Buffer =>
+      Buffer.from(GetMyDownloadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMyDownloadResponse => GetMyDownloadResponse.decode(value),
+  },
   /** A signed URL for one of the caller's permissions; 410 when exhausted or expired. */
   signDownload: {
     path: "/shop.fulfillment.v1.DownloadService/SignDownload" as const,
@@ -1870,6 +2001,8 @@ export const DownloadServiceService = {
 export interface DownloadServiceServer extends UntypedServiceImplementation {
   /** The caller's permissions (caller from metadata). */
   listMyDownloads: handleUnaryCall<ListMyDownloadsRequest, ListMyDownloadsResponse>;
+  /** One of the caller's permissions; 404 when it is not theirs. */
+  getMyDownload: handleUnaryCall<GetMyDownloadRequest, GetMyDownloadResponse>;
   /** A signed URL for one of the caller's permissions; 410 when exhausted or expired. */
   signDownload: handleUnaryCall<SignDownloadRequest, SignDownloadResponse>;
   /**
