@@ -194,6 +194,18 @@ describe('GET /payment/all', () => {
     expect((await admin.get('/shop/v1/payment/all?search=bank')).body.map((g: { id: string }) => g.id)).toEqual(['bacs']);
     expectInvalid(await admin.get('/shop/v1/payment/all?per_page=101'), 'per_page');
     expectInvalid(await admin.get('/shop/v1/payment/all?orderby=price'), 'orderby');
+    // slug (gateway ids) and status (enabled in the settings or not) filter like the other collections.
+    const ids = async (query: string) => (await admin.get(`/shop/v1/payment/all?${query}`)).body.map((g: { id: string }) => g.id);
+    expect(await ids('slug=bacs,cod')).toEqual(['cod', 'bacs']);
+    expect((await admin.patch('/shop/v1/settings/payment-gateways', { config: { bacs: { is_enabled: false } } })).status).toBe(200);
+    try {
+      expect(await ids('status=disabled')).toEqual(['bacs']);
+      expect(await ids('status=enabled')).toEqual(['cod', 'test_card']);
+      expect(await ids('status=any')).toEqual(['cod', 'bacs', 'test_card']);
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { bacs: { is_enabled: true } } });
+    }
+    expectInvalid(await admin.get('/shop/v1/payment/all?status=paused'), 'status');
   });
 });
 

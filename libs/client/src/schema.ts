@@ -13459,6 +13459,10 @@ export interface operations {
                 /** @description Maximum number of items per page. */
                 per_page?: number;
                 search?: string;
+                /** @description Gateway ids. */
+                slug?: string[];
+                /** @description Enabled in the settings, or not. */
+                status?: "any" | "enabled" | "disabled";
             };
             header?: never;
             path?: never;

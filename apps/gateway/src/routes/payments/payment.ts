@@ -30,6 +30,8 @@ const AllQuery = Type.Object({
   order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
   include: Type.Array(Type.String({ maxLength: 60 }), { maxItems: 100, default: [] }),
   exclude: Type.Array(Type.String({ maxLength: 60 }), { maxItems: 100, default: [] }),
+  slug: Type.Array(Type.String({ maxLength: 60 }), { maxItems: 100, default: [], description: 'Gateway ids.' }),
+  status: Type.Union(['any', 'enabled', 'disabled'].map((v) => Type.Literal(v)), { default: 'any', description: 'Enabled in the settings, or not.' }),
   context: Context,
 });
 
@@ -108,7 +110,17 @@ export function paymentRecordRoutes(app: Parameters<RouteModule>[0], clients: Pa
     async (request, reply) => {
       const q = request.query as Static<typeof AllQuery>;
       const res = await clients.paymentGateway.listGateways(
-        { page: q.page, perPage: q.per_page, search: q.search, orderby: q.orderby, order: q.order, include: q.include, exclude: q.exclude },
+        {
+          page: q.page,
+          perPage: q.per_page,
+          search: q.search,
+          orderby: q.orderby,
+          order: q.order,
+          include: q.include,
+          exclude: q.exclude,
+          slug: q.slug,
+          status: q.status === 'any' ? '' : q.status,
+        },
         request.caller,
       );
       setPaginationHeaders(request, reply, { total: res.total, page: q.page, perPage: q.per_page });

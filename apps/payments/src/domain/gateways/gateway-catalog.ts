@@ -27,6 +27,10 @@ export interface GatewayListParams {
   order: string;
   include: string[];
   exclude: string[];
+  /** Gateway ids; empty = any. */
+  slug: string[];
+  /** enabled | disabled | '' (any). */
+  status: string;
 }
 
 /** Reads of the registered gateways: available ones for a cart/order, all of them for admins. */
@@ -78,12 +82,15 @@ export class GatewayCatalog {
     if (perPage < 1 || perPage > 100) problems.per_page = 'per_page must be between 1 and 100.';
     if (!['', 'id', 'title', 'index'].includes(params.orderby)) problems.orderby = 'orderby must be id, title or index.';
     if (!['', 'asc', 'desc'].includes(params.order)) problems.order = 'order must be asc or desc.';
+    if (!['', 'any', 'enabled', 'disabled'].includes(params.status)) problems.status = 'status must be enabled, disabled or any.';
     if (Object.keys(problems).length) throw invalidParams(problems);
     const search = params.search.trim().toLowerCase();
     let views = (await this.views()).filter(
       (v) =>
         (!search || [v.gateway.id, v.title, v.gateway.methodTitle].some((s) => s.toLowerCase().includes(search))) &&
         (!params.include.length || params.include.includes(v.gateway.id)) &&
+        (!params.slug.length || params.slug.includes(v.gateway.id)) &&
+        (params.status === 'enabled' ? v.enabled : params.status === 'disabled' ? !v.enabled : true) &&
         !params.exclude.includes(v.gateway.id),
     );
     const orderby = params.orderby || 'index';

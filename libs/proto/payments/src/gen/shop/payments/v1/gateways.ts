@@ -42,6 +42,10 @@ export interface ListGatewaysRequest {
   order: string;
   include: string[];
   exclude: string[];
+  /** Gateway ids (the collection's `slug` filter); empty = any. */
+  slug: string[];
+  /** enabled | disabled | "" (any) */
+  status: string;
 }
 
 export interface ListGatewaysResponse {
@@ -394,7 +398,7 @@ export const GatewayDetail: MessageFns<GatewayDetail> = {
 };
 
 function createBaseListGatewaysRequest(): ListGatewaysRequest {
-  return { page: 0, perPage: 0, search: "", orderby: "", order: "", include: [], exclude: [] };
+  return { page: 0, perPage: 0, search: "", orderby: "", order: "", include: [], exclude: [], slug: [], status: "" };
 }
 
 export const ListGatewaysRequest: MessageFns<ListGatewaysRequest> = {
@@ -419,6 +423,12 @@ export const ListGatewaysRequest: MessageFns<ListGatewaysRequest> = {
     }
     for (const v of message.exclude) {
       writer.uint32(58).string(v!);
+    }
+    for (const v of message.slug) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.status !== "") {
+      writer.uint32(74).string(message.status);
     }
     return writer;
   },
@@ -492,6 +502,22 @@ export const ListGatewaysRequest: MessageFns<ListGatewaysRequest> = {
             message.exclude.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.slug.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -516,6 +542,8 @@ export const ListGatewaysRequest: MessageFns<ListGatewaysRequest> = {
     message.order = object.order ?? "";
     message.include = object.include?.map((e) => e) || [];
     message.exclude = object.exclude?.map((e) => e) || [];
+    message.slug = object.slug?.map((e) => e) || [];
+    message.status = object.status ?? "";
     return message;
   },
 };
