@@ -31,7 +31,8 @@ describe('templates', () => {
     expect(out.html).toContain('href="https://shop.test/?a=1&amp;b=&quot;2&quot;"');
     expect(out.html).not.toContain('<script>');
     expect(out.subject).not.toMatch(/[\r\n]/);
-    expect(out.text).not.toContain('\r');
+    expect(out.text).not.toMatch(/[\r\n]/);
+    expect(out.text).toContain('</script> Bcc: evil@example.com');
     expect(out.text).toContain('https://shop.test/?a=1&b="2"');
     expect(renderTemplate({ subject: '{{missing}}x', html: '', text: '' }, {}).subject).toBe('x');
   });

@@ -64,13 +64,20 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
 
   it("links to and names the store as an admin set it (the site options), not the service's boot configuration", async () => {
     const before = (await admin.get('/platform/v1/settings')).body;
-    expect((await admin.patch('/platform/v1/settings', { site_url: 'https://shop.example.test', store_name: 'Acme Shop' })).status).toBe(200);
+    // A store in a subdirectory: every page link keeps the site's own path.
+    expect((await admin.patch('/platform/v1/settings', { site_url: 'https://shop.example.test/store', store_name: 'Acme Shop' })).status).toBe(200);
     try {
       await customer('sam@example.com');
       const [mail] = await until(() => smtp.to('sam@example.com').length && smtp.to('sam@example.com'));
       expect(mail.subject).toBe('Welcome to Acme Shop');
-      expect(mail.text).toContain('https://shop.example.test/my-account/');
+      expect(mail.text).toContain('https://shop.example.test/store/my-account/');
       expect(mail.text).not.toContain(before.site_url);
+      await guest().post('/shop/v1/auth/forgot-password', { email: 'sam@example.com' });
+      const reset = await until(() => smtp.to('sam@example.com').find((m) => /reset/i.test(m.subject)));
+      const link = new URL(/https?:\/\/\S+/.exec(reset.text)![0]);
+      expect(link.origin + link.pathname).toBe('https://shop.example.test/store/my-account/lost-password/');
+      const done = await guest().post('/shop/v1/auth/reset-password', { key: link.searchParams.get('key'), login: link.searchParams.get('login'), password: 'brand-new-pass-2' });
+      expect(done.body.redirect_url).toBe('https://shop.example.test/store/my-account/');
     } finally {
       await admin.patch('/platform/v1/settings', { site_url: before.site_url, store_name: before.store_name });
     }
@@ -140,6 +147,39 @@ describe('order emails', () => {
     expect(mails.filter((m) => /received/.test(m.subject) && !/Payment/.test(m.subject))).toHaveLength(1);
     expect(smtp.to('declined@example.com')).toHaveLength(0);
     expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(0);
+  });
+
+  it('announces an order once, however often its status moves back and placed again', async () => {
+    const lines = [{ productId: 1, variationId: 0, quantity: 1, priceId: 1, lineId: 1, downloadable: false, name: 'Mug', total: '10.00', tax: '0' }];
+    const changed = (fromStatus: string, toStatus: string) => ({
+      orderId: 9101, fromStatus, toStatus, byUserId: 0, changedAt: new Date(), billingEmail: 'bounce@example.com', billingFirstName: 'Bo',
+      total: '10.00', currency: 'USD', paymentMethod: 'bacs', lines, customerId: 0,
+    });
+    // A bank-transfer order placed on hold, a declined card payment (failed), then paid by another card; an admin bounces it too.
+    const ids = [
+      await publishEvent(events, OrderEvents.orderPlaced, {
+        orderId: 9101, customerId: 0, currency: 'USD', billingEmail: 'bounce@example.com', billingFirstName: 'Bo', orderKey: 'k',
+        status: 'on_hold', total: '10.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'bacs', createdAt: new Date(),
+      }),
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed('on_hold', 'failed')),
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed('failed', 'processing')),
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed('processing', 'pending_payment')),
+      await publishEvent(events, OrderEvents.orderStatusChanged, changed('pending_payment', 'on_hold')),
+    ];
+    // The three that ask for the announcement handled (recorded in the inbox; the others ask for no email), then
+    // the mailbox is counted.
+    const asking = [ids[0], ids[2], ids[4]];
+    const notifications = stack.services.find((s) => s.name === 'notifications')!;
+    const db = new pg.Client({ connectionString: notifications.config.DATABASE_URL });
+    await db.connect();
+    try {
+      await until(async () => (await db.query('select count(distinct event_id)::int as n from notifications.inbox where event_id = any($1)', [asking])).rows[0].n === asking.length);
+    } finally {
+      await db.end();
+    }
+    const received = smtp.to('bounce@example.com').filter((m) => /received/.test(m.subject) && !/Payment/.test(m.subject));
+    expect(received).toHaveLength(1);
+    expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('New order #9101'))).toHaveLength(1);
   });
 });
 

@@ -3,5 +3,5 @@ export { toServiceError, fromServiceError, grpcStatusForHttp, deadlineExceeded }
 export { openChannel, bindClient, type Channel, type PromiseClient, type CallOptions } from './client';
 export { bindServices, type PackageClients, type ClientName } from './bind-services';
 export { protoFieldName, toProtoFields, fromProtoFields, type ProtoFieldName } from './field-names';
-export { SiteSettingsReader, type SiteSettingsSnapshot } from './site-settings';
+export { SiteSettingsReader, sitePageUrl, type SiteSettingsSnapshot } from './site-settings';
 export { CachedValue } from './cached-value';

@@ -2,6 +2,15 @@ import { CachedValue } from './cached-value';
 
 const FALLBACK_MS = 5_000;
 
+/**
+ * A page of the store's site: `path` under the site URL, keeping the site's
+ * own path (a store at `https://example.com/store` has its account page at
+ * `/store/my-account/`; `new URL('/my-account/', site)` would drop `/store`).
+ */
+export function sitePageUrl(siteUrl: string, path: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
 export interface SiteSettingsSnapshot {
   /** Without a trailing slash. */
   siteUrl: string;

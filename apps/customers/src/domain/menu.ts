@@ -1,3 +1,5 @@
+import { sitePageUrl } from '@storefront/grpc-client';
+
 export interface MenuItem {
   id: string;
   label: string;
@@ -12,7 +14,7 @@ export interface MenuItem {
  * the subscriptions addon adds "Subscriptions".
  */
 export function dashboardMenu(siteUrl: string, addons: string[]): MenuItem[] {
-  const url = (path: string) => new URL(`/my-account/${path}`, siteUrl).toString();
+  const url = (path: string) => sitePageUrl(siteUrl, `/my-account/${path}`);
   const items: MenuItem[] = [
     { id: 'dashboard', label: 'Dashboard', url: url(''), order: 10, icon: 'dashboard' },
     { id: 'orders', label: 'Orders', url: url('orders/'), order: 20, icon: 'orders' },

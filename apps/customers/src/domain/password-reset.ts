@@ -1,3 +1,4 @@
+import { sitePageUrl } from '@storefront/grpc-client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { gone } from '@storefront/errors';
 import { recordEvent } from '@storefront/events';
@@ -90,7 +91,7 @@ export class PasswordResetService {
       usedAt: null,
     });
     const site = await readSiteOptions(em, this.deps.config);
-    const url = new URL('/my-account/lost-password/', site.site_url);
+    const url = new URL(sitePageUrl(site.site_url, '/my-account/lost-password/'));
     url.searchParams.set('key', key);
     url.searchParams.set('login', user.login);
     recordEvent(em, CustomerEvents.passwordResetRequested, {
@@ -121,7 +122,7 @@ export class PasswordResetService {
       recordEvent(em, CustomerEvents.passwordResetCompleted, { userId: user.id });
       recordEvent(em, CustomerEvents.customerUpdated, { userId: user.id });
       const site = await readSiteOptions(em, this.deps.config);
-      return new URL('/my-account/', site.site_url).toString();
+      return sitePageUrl(site.site_url, '/my-account/');
     });
   }
 }

@@ -1,6 +1,8 @@
+import { sitePageUrl } from '@storefront/grpc-client';
+
 /** The dashboard (customers) or admin area (administrators) on the store's site. */
 export function defaultRedirect(siteUrl: string, isAdmin: boolean): string {
-  return new URL(isAdmin ? '/admin/' : '/my-account/', siteUrl).toString();
+  return sitePageUrl(siteUrl, isAdmin ? '/admin/' : '/my-account/');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sitePageUrl } from '@storefront/grpc-client';
 import type { SiteOptions } from './site-options';
 
 const SYMBOLS: Record<string, string> = {
@@ -24,7 +25,7 @@ export interface StoreSettings {
 
 /** The store settings object: identity, currency, pages and checkout options. */
 export function storeSettings(site: SiteOptions, minPasswordLength: number, addons: string[]): StoreSettings {
-  const page = (path: string) => new URL(path, site.site_url).toString();
+  const page = (path: string) => sitePageUrl(site.site_url, path);
   return {
     site,
     pages: {

@@ -21,10 +21,19 @@ const BEING_PLACED = new Set(['pending_payment', 'checkout_draft', 'failed']);
 /** Statuses of a placed order: paid, or accepted to be paid later (bank transfer). */
 const PLACED = new Set(['on_hold', 'processing', 'completed']);
 
-/** "Order received" to the customer and "new order" to the store admin, once an order is really placed. */
+/**
+ * "Order received" to the customer and "new order" to the store admin, once an
+ * order is really placed, and once per order: an order that moves back (on
+ * hold, then failed or pending, then on hold or paid again) is not announced
+ * a second time.
+ */
 function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o: PlacedOrderFacts): EmailRequest[] {
   const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
-  return [...toBuyer(o, 'order_received', vars), { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
+  const once = (type: EmailType) => `${type}:${o.orderId}`;
+  return [
+    ...toBuyer(o, 'order_received', vars).map((e) => ({ ...e, onceKey: once('order_received') })),
+    { type: 'admin_new_order', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars, onceKey: once('admin_new_order') },
+  ];
 }
 
 type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'customerId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'>;

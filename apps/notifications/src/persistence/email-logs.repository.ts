@@ -38,10 +38,27 @@ export async function insertEmailLogs(
   return rows.map(toEntry).sort((a, b) => a.id - b.id);
 }
 
-/** Whether the consumer has recorded the event already (a redelivery). */
-export async function inboxHolds(reader: Reader, inbox: InboxKey): Promise<boolean> {
-  const rows = await reader.query(inboxHoldsQuery('notifications'), inboxParams(inbox));
-  return rows.length > 0;
+const ONCE = '"notifications"."email_once_keys"';
+
+/**
+ * Whether the consumer has recorded the event already (a redelivery), and
+ * which of `onceKeys` this event may send: those it claims now, and those it
+ * claimed in an earlier delivery that did not finish. A key another event
+ * claimed is not this event's to send. One statement: two events claiming
+ * one key at the same time queue on it, and one of them gets it.
+ */
+export async function claimOnceKeys(reader: Reader, inbox: InboxKey, onceKeys: readonly string[]): Promise<{ handled: boolean; mine: Set<string> }> {
+  const [row] = await reader.query<{ handled: boolean; claimed: string[] | null; held: string[] | null }>(
+    `with claimed as (
+       insert into ${ONCE} ("key", "event_id") select k, ? from jsonb_array_elements_text(?::jsonb) as k
+       on conflict do nothing returning "key"
+     )
+     select exists(${inboxHoldsQuery('notifications')}) as handled,
+       array(select "key" from claimed) as claimed,
+       array(select "key" from ${ONCE} where "event_id" = ? and "key" in (select jsonb_array_elements_text(?::jsonb))) as held`,
+    [inbox.eventId, JSON.stringify(onceKeys), ...inboxParams(inbox), inbox.eventId, JSON.stringify(onceKeys)],
+  );
+  return { handled: Boolean(row?.handled), mine: new Set([...(row?.claimed ?? []), ...(row?.held ?? [])]) };
 }
 
 /**

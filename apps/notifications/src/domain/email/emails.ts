@@ -4,7 +4,7 @@ import { activityLogged } from '@storefront/domain-events';
 import {
   deleteEmailLog,
   findEmailLog,
-  inboxHolds,
+  claimOnceKeys,
   insertEmailLogs,
   insertEmailLogsOnce,
   listEmailLogs,
@@ -35,6 +35,8 @@ export interface EmailRequest {
   vars: Record<string, string>;
   /** An email to a customer about their order: not sent when that customer turned `order_email` off. */
   orderEmailOf?: number;
+  /** Sent once per key whatever asks again (an order's announcement): skipped when the key was sent or tried. */
+  onceKey?: string;
 }
 
 /** Messages sent and their outcomes (errors[i] '' when message i went through). */
@@ -73,9 +75,13 @@ export class Emails {
    * send and the record already allows.
    */
   async sendOnce(emails: readonly EmailRequest[], inbox: InboxKey): Promise<Delivery | null> {
-    if (await inboxHolds(this.deps.db.reader, inbox)) return null;
-    const delivery = await this.deliver(await this.render(emails));
+    const keys = emails.flatMap((e) => (e.onceKey ? [e.onceKey] : []));
+    // Once-keys are claimed before sending (by this event): a key another event holds was sent or is being sent.
+    const { handled, mine } = await claimOnceKeys(this.deps.db.reader, inbox, keys);
+    if (handled) return null;
+    const delivery = await this.deliver(await this.render(emails.filter((e) => !e.onceKey || mine.has(e.onceKey))));
     if (delivery.errors.some(Boolean)) return delivery;
+    // Also when nothing was due: the event is recorded, so a redelivery does nothing.
     await insertEmailLogsOnce(this.deps.db.reader, this.entries(delivery.messages, delivery.errors, 0), inbox);
     return null;
   }

@@ -25,13 +25,17 @@ function fill(template: string, vars: Record<string, string>, escape: (v: string
   return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (_, name: string) => escape(vars[name] ?? ''));
 }
 
-/** Renders a template; every value is escaped for the part it lands in. */
+/**
+ * Renders a template; every value is escaped for the part it lands in, and
+ * kept on one line in the subject and the text part (a name with a line break
+ * cannot start a line of its own there).
+ */
 export function renderTemplate(template: Template, vars: Record<string, string>) {
   const oneLine = (v: string) => escapeText(v).replace(/[\r\n]+/g, ' ');
   return {
     subject: fill(template.subject.trim(), vars, oneLine),
     html: fill(template.html, vars, escapeHtml),
-    text: fill(template.text, vars, escapeText),
+    text: fill(template.text, vars, oneLine),
   };
 }
 
