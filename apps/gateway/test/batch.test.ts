@@ -78,4 +78,13 @@ describe('batch envelope', () => {
     const badUpdate = await send({ update: [{ name: 'no id' }] });
     expect(badUpdate.json().update[0].error.code).toBe('rest_missing_callback_param');
   });
+
+  it('refuses ids that are not integers in range, per item, deleting nothing for them', async () => {
+    const res = await send({ delete: ['1', true, 1.5, 0, 2_147_483_648, { id: '1' }], update: [{ id: 2_147_483_648, name: 'x' }] });
+    const body = res.json();
+    expect(body.delete.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(Array(6).fill('rest_invalid_param'));
+    expect(body.update[0].error.code).toBe('rest_invalid_param');
+    // Item 1 still exists: none of those deleted it.
+    expect((await send({ delete: [1] })).json().delete).toEqual([{ id: 1, deleted: true }]);
+  });
 });

@@ -68,6 +68,12 @@ describe('cart sessions', () => {
     const other = new ShopClient(stack.url);
     expect((await other.get('/shop/v1/cart', { headers: { 'x-shop-session': token! } })).body.item_count).toBe(2);
     expect((await other.get(`/shop/v1/cart?session_id=${token}`)).body.item_count).toBe(2);
+    // A client naming its cart by header gets no cookie forced on it, so its reads revalidate (ETag, 304).
+    const byHeader = await other.get('/shop/v1/cart', { headers: { 'x-shop-session': token! } });
+    expect(byHeader.headers.getSetCookie()).toEqual([]);
+    expect(byHeader.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = byHeader.headers.get('etag')!;
+    expect((await other.get('/shop/v1/cart', { headers: { 'x-shop-session': token!, 'if-none-match': etag } })).status).toBe(304);
     // Someone else's (unknown) token is just an empty cart.
     const stranger = await other.get('/shop/v1/cart', { headers: { 'x-shop-session': 'A'.repeat(32) } });
     expect(stranger.status).toBe(200);

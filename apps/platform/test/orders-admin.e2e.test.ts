@@ -178,6 +178,9 @@ describe('POST /order', () => {
     expect(orderby.body.data.params.orderby).toMatch(/^orderby is not one of date, .*id/);
     expectError(await admin.get(`${ORDERS}/batch`), 404, 'rest_no_route');
     expectError(await admin.delete(`${ORDERS}/batch`), 404, 'rest_no_route');
+    const described = await admin.request('OPTIONS', `${ORDERS}/batch`);
+    expect(described.body.methods).toEqual(expect.arrayContaining(['POST', 'PUT', 'PATCH']));
+    expect(described.body.methods).not.toContain('GET');
     expectInvalid(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { customer_id: 987654 }), 'customer_id');
     const unknownPrice = await admin.post(ORDERS, { line_items: [{ price_id: 987654, quantity: 1 }] });
     expect(unknownPrice.status).toBe(422);

@@ -3,6 +3,7 @@ import { DomainError, invalidParams, toErrorBody } from '@storefront/errors';
 import { Type, type TSchema } from 'typebox';
 import { documented, ErrorObject } from './responses';
 import type { Access } from '../auth/access';
+import { MAX_ID } from './schemas';
 import { compileBodySchema } from './validation';
 import { validationError } from '../errors/validation-errors';
 import { noRoute } from '../errors/error-handler';
@@ -102,8 +103,11 @@ export function registerBatchRoute<C, U>(app: FastifyInstance, route: BatchRoute
       if (body.delete) {
         result.delete = await runEach(body.delete, (raw) => {
           const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
-          if (!Number.isSafeInteger(Number(id)) || Number(id) < 1) throw invalidParams({ id: 'id must be a positive integer.' });
-          return route.handlers.delete(Number(id), request);
+          // As everywhere: a string or a boolean where an id belongs is refused, not read as a number.
+          if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_ID) {
+            throw invalidParams({ id: `id must be an integer from 1 to ${MAX_ID}.` });
+          }
+          return route.handlers.delete(id, request);
         });
       }
       return result;
@@ -132,7 +136,7 @@ function withRequiredId(schema: object): object {
   const s = schema as { properties?: Record<string, unknown>; required?: string[] };
   return {
     ...s,
-    properties: { ...s.properties, id: { type: 'integer', minimum: 1 } },
+    properties: { ...s.properties, id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
     required: [...new Set([...(s.required ?? []), 'id'])],
   };
 }

@@ -42,6 +42,8 @@ export class RouteCatalog {
       const methods = ([] as string[]).concat(route.method);
       if (methods.includes('OPTIONS')) this.explicitOptions.add(route.url);
       if (methods.includes('OPTIONS') || methods.includes('HEAD') || !/^\/(shop|platform)\/v1/.test(route.url)) return;
+      // A route that only answers 404 (see batch.ts) serves nothing to describe.
+      if (route.config?.noRoute) return;
       const list = this.routes.get(route.url) ?? [];
       list.push(route);
       this.routes.set(route.url, list);

@@ -179,15 +179,18 @@ function implicitErrors(route: Pick<RouteOptions, 'url' | 'method' | 'config'>, 
   statuses.add(503);
   if (schema.querystring || schema.params || schema.body) statuses.add(400);
   if (schema.params) statuses.add(404);
-  if (schema.body) {
+  // Any write may carry a body, declared or not: too large or of another type is refused before the route.
+  const methods = ([] as string[]).concat(route.method);
+  if (schema.body || methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
     statuses.add(413);
     statuses.add(415);
   }
-  if (access && access !== 'public') {
+  // Credentials are checked on every API route, public ones too: wrong ones are 401, too many wrong ones 429.
+  if ((access && access !== 'public') || /^\/(shop|platform)\/v1\//.test(route.url)) {
     statuses.add(401);
     statuses.add(429);
-    if (access === 'admin' || access === 'content' || typeof access === 'object') statuses.add(403);
   }
+  if (access === 'admin' || access === 'content' || typeof access === 'object') statuses.add(403);
   if (/^\/shop\/v1\/(cart|checkout|mini-cart)(\/|$)/.test(route.url)) statuses.add(401);
   return [...statuses];
 }

@@ -24,7 +24,12 @@ export function applySession(request: FastifyRequest, reply: FastifyReply, outco
   const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https' };
   if (outcome?.token) {
     reply.header('X-Shop-Session', outcome.token);
-    if (request.cookies?.[CART_COOKIE] !== outcome.token) reply.setCookie(CART_COOKIE, outcome.token, { ...options, maxAge: YEAR_S });
+    // A new token (or one the cookie does not hold yet) is set as the cookie; a client naming its cart by
+    // X-Shop-Session or session_id keeps it that way (no Set-Cookie on every response, so its reads stay cacheable).
+    const carried = cartSession(request).token;
+    if (request.cookies?.[CART_COOKIE] !== outcome.token && carried !== outcome.token) {
+      reply.setCookie(CART_COOKIE, outcome.token, { ...options, maxAge: YEAR_S });
+    }
   } else if (outcome?.clear && request.cookies?.[CART_COOKIE]) {
     reply.clearCookie(CART_COOKIE, options);
   }
