@@ -124,6 +124,12 @@ describe('order emails', () => {
     // A checkout's order whose card is declined: placed (pending), then failed: nothing is announced.
     await publishEvent(events, OrderEvents.orderPlaced, { ...base, ...placed, orderId: 9002, billingEmail: 'declined@example.com' });
     await publishEvent(events, OrderEvents.orderStatusChanged, changed(9002, 'declined@example.com', 'pending_payment', 'failed'));
+    // Cancelled while still failed: never announced, so no cancel email either (one consumer handles its events in order:
+    // once 9001's cancel email is out, this one was handled).
+    await publishEvent(events, OrderEvents.orderCancelled, {
+      ...base, orderId: 9002, billingEmail: 'declined@example.com', reservationId: '', lines, couponCodes: [], wasPaid: false, total: '20.00',
+      previousStatus: 'failed',
+    });
     await publishEvent(events, OrderEvents.orderPlaced, { ...base, ...placed });
     await publishEvent(events, OrderEvents.orderStatusChanged, changed(9001, 'olga@example.com', 'pending_payment', 'processing'));
     await publishEvent(events, OrderEvents.orderPaid, {

@@ -81,8 +81,16 @@ export function onOrderPaid(domain: NotificationsDomain) {
   );
 }
 
+/**
+ * A placed order (on hold, processing, completed) that is cancelled is told to
+ * its buyer; one cancelled while still being placed (pending payment, failed:
+ * a declined card nobody paid again) was never announced, so its cancel is not
+ * either (as the host platform's cancelled-order email, from on-hold or processing only).
+ */
 export function onOrderCancelled(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderCancelled>(domain, (o, site) => toBuyer(o, 'order_cancelled', { ...orderVars(site, o), total: o.total }));
+  return emailConsumer<orders.OrderCancelled>(domain, (o, site) =>
+    PLACED.has(o.previousStatus) ? toBuyer(o, 'order_cancelled', { ...orderVars(site, o), total: o.total }) : [],
+  );
 }
 
 export function onOrderRefunded(domain: NotificationsDomain) {
