@@ -23,6 +23,9 @@ describe('periods', () => {
     // from defaults to one month ago (spec), whatever to is, unless to is before it.
     expect(parsePeriod({ to: '2026-04-10' }, now)).toEqual({ from: '2026-02-28', to: '2026-04-10' });
     expect(parsePeriod({ to: '2026-03-05' }, now)).toEqual({ from: '2026-02-28', to: '2026-03-05' });
+    // A default never reaches before 1970-01-01 (a from sent there is refused).
+    expect(parsePeriod({ to: '1970-01-10' }, now)).toEqual({ from: '1970-01-01', to: '1970-01-10' });
+    expect(() => parsePeriod({ from: '1969-12-31', to: '1970-01-10' }, now)).toThrow();
     expect(oneMonthBefore('2024-03-30')).toBe('2024-02-29');
   });
 

@@ -49,7 +49,9 @@ export function parsePeriod(input: { from?: string; to?: string }, now: Date): D
   const today = dayOf(now.getTime());
   const to = input.to === undefined || input.to === '' ? today : checkDate(input.to, 'to', bad);
   const monthAgo = oneMonthBefore(today);
-  const defaultFrom = to ? (monthAgo <= to ? monthAgo : oneMonthBefore(to)) : undefined;
+  // Never before the first day a date may name (1970-01-01), as a `from` sent would be refused.
+  const earliest = (day: string) => (day < '1970-01-01' ? '1970-01-01' : day);
+  const defaultFrom = to ? earliest(monthAgo <= to ? monthAgo : oneMonthBefore(to)) : undefined;
   const from = input.from === undefined || input.from === '' ? defaultFrom : checkDate(input.from, 'from', bad);
   if (from && to) {
     if (from > to) bad.from = `from (${from}) is after to (${to}).`;
