@@ -270,6 +270,22 @@ describe('POST /checkout/place', () => {
     expectError(res, 422, 'shop_coupon_invalid');
     expect(res.body.message).toMatch(/usage limit/);
   });
+
+  it('a coupon use comes back when its order is cancelled, also for an order that took no stock', async () => {
+    await createCoupon(admin, 'ONCEONLY', { discount_type: 'fixed_cart', amount: '1', usage_limit: 1 });
+    const untracked = await seed.simpleProduct({ title: 'Untracked', amount: '8.00' });
+    for (const product of [mug, untracked]) {
+      const buyer = await shopper(product, 1);
+      expect((await buyer.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'onceonly' })).status).toBe(200);
+      const placed = await place(buyer);
+      expect(placed.status).toBe(200);
+      const next = await shopper(product, 1);
+      expectError(await next.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'onceonly' }), 422, 'shop_coupon_invalid');
+      expect((await admin.put(`/shop/v1/order/${placed.body.order_id}`, { status: 'cancelled' })).status).toBe(200);
+      // catalog releases the use on order_cancelled: the coupon applies again.
+      await waitFor(async () => (await next.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'onceonly' })).status === 200, 15_000, 100);
+    }
+  });
 });
 
 describe('POST /checkout/pay-order and /checkout/payment-intent', () => {

@@ -86,7 +86,8 @@ export interface CatalogPort {
   reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
   commitReservation(reservationId: string): Promise<void>;
   releaseReservation(reservationId: string, reason: string): Promise<void>;
-  redeemCoupons(input: { key: string; orderId: number; customerId: number; email: string; codes: string[] }): Promise<void>;
+  /** `reservationId`: the checkout's (its saga id), which its order carries, so the order's events release the uses. */
+  redeemCoupons(input: { key: string; orderId: number; customerId: number; email: string; codes: string[]; reservationId: string }): Promise<void>;
   releaseCoupons(key: string): Promise<void>;
 }
 

@@ -64,7 +64,14 @@ export class CheckoutSaga {
     if (plan.couponCodes.length) {
       await this.step(c, 'redeem');
       try {
-        await catalog.redeemCoupons({ key: c.checkoutKey, orderId: 0, customerId: plan.customerId, email: plan.email, codes: plan.couponCodes });
+        await catalog.redeemCoupons({
+          key: c.checkoutKey,
+          orderId: 0,
+          customerId: plan.customerId,
+          email: plan.email,
+          codes: plan.couponCodes,
+          reservationId: reservationOf(c),
+        });
       } catch (err) {
         if (DomainError.is(err) && err.status === 501) {
           this.deps.logger.warn('catalog cannot redeem coupons yet; usage limits were checked at apply only');
@@ -73,7 +80,7 @@ export class CheckoutSaga {
     }
     await this.step(c, 'create_order');
     try {
-      const order = await orders!.createOrder({ ...plan.order!, reservationId: plan.stockLines.length ? c.id : '' }, actor);
+      const order = await orders!.createOrder({ ...plan.order!, reservationId: reservationOf(c) }, actor);
       c.orderId = order.id;
       c.orderKey = order.orderKey;
     } catch (err) {
@@ -255,7 +262,7 @@ export class CheckoutSaga {
       case 'create_order': {
         // The order may or may not exist: creating it again is idempotent by the checkout key, then it is failed.
         if (this.deps.orders) {
-          const order = await this.deps.orders.createOrder({ ...c.plan.order!, reservationId: c.plan.stockLines.length ? c.id : '' }, actor);
+          const order = await this.deps.orders.createOrder({ ...c.plan.order!, reservationId: reservationOf(c) }, actor);
           c.orderId = order.id;
           c.orderKey = order.orderKey;
         }
@@ -273,6 +280,16 @@ export class CheckoutSaga {
         return this.finish(c, { error: { code: 'shop_checkout_interrupted', status: 503, message: 'The checkout was interrupted; please try again.', data: {} } }, 'bump');
     }
   }
+}
+
+/**
+ * What the checkout took for its order, named by the saga id: the stock
+ * reservation and the coupon uses. The order carries it, so catalog commits,
+ * restocks and releases with the order's events (paid, failed, cancelled,
+ * deleted); '' when it took neither.
+ */
+function reservationOf(c: CheckoutRecord): string {
+  return c.plan.stockLines.length || c.plan.couponCodes.length ? c.id : '';
 }
 
 function orderReceivedUrl(plan: CheckoutPlan, c: CheckoutRecord): string {

@@ -86,7 +86,14 @@ export function catalogPort(channel: Channel | undefined): CatalogPort {
     },
     async redeemCoupons(input) {
       await coupons.redeemCoupons(
-        { redemptionKey: input.key, orderId: input.orderId, customerId: input.customerId, email: input.email, codes: input.codes },
+        {
+          redemptionKey: input.key,
+          orderId: input.orderId,
+          customerId: input.customerId,
+          email: input.email,
+          codes: input.codes,
+          reservationId: input.reservationId,
+        },
         c,
       );
     },
