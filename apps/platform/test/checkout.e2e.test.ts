@@ -215,7 +215,11 @@ describe('POST /checkout/place', () => {
     const results = await Promise.all(buyers.map((c) => place(c)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(5);
-    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 422, 'shop_cart_insufficient_stock');
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expectError(r, 422, 'shop_cart_insufficient_stock');
+      // One shape whether the shortage shows before reserving or at it (the race).
+      expect(r.body.data).toMatchObject({ product_id: Number(scarce.id), available: expect.any(Number) });
+    }
     expect(new Set(ok.map((r) => r.body.order_id)).size).toBe(5);
     expect(await stockOf(scarce)).toBe(0);
   });

@@ -53,9 +53,7 @@ export class CheckoutSaga {
       }
     } catch (err) {
       if (DomainError.is(err) && err.status < 500) {
-        const e = err.code === 'shop_stock_insufficient'
-          ? new DomainError('shop_cart_insufficient_stock', 422, err.message, err.data)
-          : err;
+        const e = err.code === 'shop_stock_insufficient' ? insufficientStock(err) : err;
         return this.finish(c, { error: storedError(e) }, 'bump');
       }
       return this.compensateAndFail(c, actor, err);
@@ -280,6 +278,22 @@ export class CheckoutSaga {
         return this.finish(c, { error: { code: 'shop_checkout_interrupted', status: 503, message: 'The checkout was interrupted; please try again.', data: {} } }, 'bump');
     }
   }
+}
+
+/**
+ * catalog's shortage at reservation as the cart's own stock error: the same
+ * shape as the check before it (`product_id`, `variation_id`, `available` of
+ * the first line short), with every line short in `lines`.
+ */
+function insufficientStock(err: DomainError): DomainError {
+  const lines = (err.data?.lines ?? []) as Array<{ product_id?: number; variation_id?: number; available?: number }>;
+  const first = lines[0] ?? {};
+  return new DomainError('shop_cart_insufficient_stock', 422, err.message, {
+    product_id: first.product_id ?? 0,
+    variation_id: first.variation_id ?? 0,
+    available: first.available ?? 0,
+    lines,
+  });
 }
 
 /**
