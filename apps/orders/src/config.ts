@@ -12,6 +12,8 @@ export const OrdersConfigSchema = Type.Object({
   CUSTOMERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** How long the store currency is kept; customers.site_settings_updated drops it at once. */
   STORE_SETTINGS_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  /** How long an admin's pending (unpaid) order holds its units in catalog (catalog's RESERVATION_MAX_TTL_SECONDS at most). */
+  ADMIN_ORDER_RESERVATION_TTL_SECONDS: Type.Integer({ minimum: 10, default: 86_400 }),
   /** host:port of payments (refunds); without it refunds answer 422 shop_order_refund_unsupported. */
   PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** How often the late-payment refund job runs (at start too); 0 = never. */

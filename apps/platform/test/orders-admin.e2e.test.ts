@@ -104,6 +104,26 @@ describe('permission tier: admin (manage_options)', () => {
 });
 
 describe('POST /order', () => {
+  it('takes stock as a checkout does: refused past the stock, held while pending, kept when paid, given back on cancel', async () => {
+    const boxes = await catalogAdmin.simpleProduct({ title: 'Boxes', amount: '5.00', stock: 4 });
+    const stock = async () =>
+      (await catalogAdmin.products.getProduct({ id: boxes.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const lines = (quantity: number) => [{ price_id: boxes.prices[0].id, quantity }];
+    expectError(await admin.post(ORDERS, { billing: US, line_items: lines(10) }), 422, 'shop_order_invalid_line_item');
+    expect(await stock()).toBe(4);
+    const pending = await admin.post(ORDERS, { billing: US, line_items: lines(1) });
+    expect(pending.status).toBe(201);
+    expect(await stock()).toBe(3);
+    const paid = await admin.post(ORDERS, { billing: US, line_items: lines(2), set_paid: true });
+    expect(paid.body).toMatchObject({ status: 'processing', paid_status: 'paid' });
+    expect(await stock()).toBe(1);
+    expectError(await admin.post(ORDERS, { billing: US, line_items: lines(2) }), 422, 'shop_order_invalid_line_item');
+    expect((await admin.put(`${ORDERS}/${paid.body.id}`, { status: 'cancelled' })).status).toBe(200);
+    await waitFor(async () => (await stock()) === 3, 15_000, 100);
+    expect((await admin.put(`${ORDERS}/${pending.body.id}`, { status: 'cancelled' })).status).toBe(200);
+    await waitFor(async () => (await stock()) === 4, 15_000, 100);
+  });
+
   it('prices lines by price_id or product_id with the catalog and totals them with the quote engine', async () => {
     const res = await admin.post(ORDERS, {
       billing: US,

@@ -31,6 +31,18 @@ export interface CatalogPort {
   getPurchasables(refs: PurchasableRef[]): Promise<PurchasableResult[]>;
   /** The product's title, whatever its status; null when the catalog has no such product. */
   productName(productId: number): Promise<string | null>;
+  /** Takes the lines' units under `reservationId` (422 shop_stock_insufficient when the stock cannot cover them). */
+  reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
+  /** Keeps a reservation's units for good (an order on hold or paid). */
+  commitReservation(reservationId: string): Promise<void>;
+  /** Gives a reservation's units back (its order was never stored). */
+  releaseReservation(reservationId: string, reason: string): Promise<void>;
+}
+
+export interface StockLine {
+  productId: number;
+  variationId: number;
+  quantity: number;
 }
 
 export interface QuoteLineInput {

@@ -17,7 +17,17 @@ export function catalogPort(channel: Channel | undefined): CatalogPort | undefin
   if (!channel) return undefined;
   const lookup = bindClient(channel, catalog.CatalogLookupServiceService);
   const products = bindClient(channel, catalog.ProductServiceService);
+  const stock = bindClient(channel, catalog.StockServiceService);
   return {
+    async reserveStock(reservationId, lines, ttlSeconds) {
+      await stock.reserveStock({ reservationId, lines, ttlSeconds }, system());
+    },
+    async commitReservation(reservationId) {
+      await stock.commitReservation({ reservationId, orderPaid: false }, system());
+    },
+    async releaseReservation(reservationId, reason) {
+      await stock.releaseReservation({ reservationId, reason }, system());
+    },
     async productName(productId) {
       try {
         const { product } = await products.getProduct({ id: productId, context: 'view', ifNoneMatch: '' }, productReader());

@@ -57,6 +57,7 @@ import type {
   SubscriptionTerms,
 } from './order-types';
 import { emptyAddress } from './order-types';
+import { AdminOrderStock } from './admin-stock';
 import { keptCoupons, lineSubtotal, parseMeta, Pricing } from './pricing';
 import { validTerms } from '../subscriptions/schedule';
 
@@ -170,6 +171,7 @@ const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as cons
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
+  private readonly adminStock: AdminOrderStock;
   /** Whole orders the admin list has read, reused while their row version holds. */
   private readonly documents = new OrderDocuments();
   /** Checkout orders just inserted here, so recording their payment needs no read. */
@@ -181,6 +183,7 @@ export class Orders {
     private readonly latePayments: LatePayments,
   ) {
     this.pricing = new Pricing(deps);
+    this.adminStock = new AdminOrderStock(deps);
     this.drawIds = newOrderIds(deps.db.reader);
   }
 
@@ -494,7 +497,8 @@ export class Orders {
     const now = this.deps.now();
     // A draft (spec: create takes any status slug) is stored as one: not placed, nothing announced.
     const draft = status === 'checkout_draft' && !input.setPaid;
-    const id = await this.tx(async (em) => {
+    const reservationId = draft ? '' : await this.adminStock.reserve(lines);
+    const stored = this.tx(async (em) => {
       const order = await insertOrder(
         em,
         {
@@ -512,7 +516,7 @@ export class Orders {
           billing,
           shipping,
           metaData: input.metaData,
-          reservationId: '',
+          reservationId,
           createdVia: 'admin',
           couponCodes: [],
         },
@@ -529,7 +533,10 @@ export class Orders {
       }
       return order!.id;
     });
-    return this.get(id);
+    const id = await this.adminStock.stored(reservationId, stored);
+    const order = await this.get(id);
+    await this.adminStock.placed(reservationId, order.status);
+    return order;
   }
 
   /** The status an admin's "mark paid" lands on: the asked paid status, else by shipping. */
