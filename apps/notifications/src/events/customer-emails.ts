@@ -1,5 +1,5 @@
+import { sitePageUrl } from '@storefront/grpc-client';
 import type { customers } from '@storefront/proto/customers';
-import { sitePage } from './site-page';
 import type { NotificationsDomain } from '../domain';
 import { emailConsumer } from './email-consumer';
 
@@ -14,7 +14,7 @@ export function onCustomerCreated(domain: NotificationsDomain) {
             vars: {
               first_name: payload.firstName || payload.login,
               login: payload.login,
-              account_url: sitePage(site, '/my-account/'),
+              account_url: sitePageUrl(site.siteUrl, '/my-account/'),
             },
           },
         ]
@@ -28,7 +28,7 @@ export function onPasswordResetRequested(domain: NotificationsDomain) {
     if (!payload.email) return [];
     let link = payload.resetUrl;
     if (!link) {
-      const url = new URL(sitePage(site, '/my-account/lost-password/'));
+      const url = new URL(sitePageUrl(site.siteUrl, '/my-account/lost-password/'));
       url.searchParams.set('key', payload.key);
       url.searchParams.set('login', payload.login);
       link = url.toString();

@@ -1,10 +1,9 @@
-import type { SiteSettingsSnapshot } from '@storefront/grpc-client';
+import { sitePageUrl, type SiteSettingsSnapshot } from '@storefront/grpc-client';
 import type { orders } from '@storefront/proto/orders';
 import type { NotificationsDomain } from '../domain';
 import type { EmailRequest } from '../domain/email/emails';
 import type { EmailType } from '../domain/email/types';
 import { emailConsumer } from './email-consumer';
-import { sitePage } from './site-page';
 
 type Line = orders.OrderCancelledLine;
 
@@ -13,7 +12,7 @@ function itemsText(lines: Line[]): string {
 }
 
 function orderUrl(site: SiteSettingsSnapshot, orderId: number): string {
-  return sitePage(site, `/my-account/view-order/${orderId}/`);
+  return sitePageUrl(site.siteUrl, `/my-account/view-order/${orderId}/`);
 }
 
 /** Statuses of an order still being placed: nothing to announce yet (its payment may still fail). */

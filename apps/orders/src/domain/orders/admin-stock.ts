@@ -38,10 +38,10 @@ export class AdminOrderStock {
     return reservationId;
   }
 
-  /** The order's id once stored; a store that failed gives its units back. */
-  async stored(reservationId: string, storing: Promise<number>): Promise<number> {
+  /** Stores the order (`store`); a store that fails gives the reservation's units back. */
+  async storing<T>(reservationId: string, store: () => Promise<T>): Promise<T> {
     try {
-      return await storing;
+      return await store();
     } catch (err) {
       if (reservationId) {
         await this.deps.catalog!.releaseReservation(reservationId, 'released').catch(() => {

@@ -487,8 +487,8 @@ export class Orders {
     assertNoNul(input);
     assertBillingEmail(input.billing);
     const status = input.status || 'pending_payment';
-    await assertCustomerExists(this.deps.customers, input.customerId);
     if (!isOrderStatus(status)) throw invalidStatus(status);
+    await assertCustomerExists(this.deps.customers, input.customerId);
     const currency = input.currency || (await this.deps.store.currency());
     const billing = input.billing ?? emptyAddress();
     const shipping = input.shipping ?? emptyAddress();
@@ -498,7 +498,7 @@ export class Orders {
     // A draft (spec: create takes any status slug) is stored as one: not placed, nothing announced.
     const draft = status === 'checkout_draft' && !input.setPaid;
     const reservationId = draft ? '' : await this.adminStock.reserve(lines);
-    const stored = this.tx(async (em) => {
+    const id = await this.adminStock.storing(reservationId, () => this.tx(async (em) => {
       const order = await insertOrder(
         em,
         {
@@ -532,8 +532,7 @@ export class Orders {
         if (plan) await applyTransition(em, order!, plan, { cause: 'admin', actor }, now);
       }
       return order!.id;
-    });
-    const id = await this.adminStock.stored(reservationId, stored);
+    }));
     const order = await this.get(id);
     await this.adminStock.placed(reservationId, order.status);
     return order;
