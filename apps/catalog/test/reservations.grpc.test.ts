@@ -250,6 +250,30 @@ describe('reservation lifecycle', () => {
     ]);
   });
 
+  it('renews a released reservation by taking its units again, checked; an active one only gets the later expiry', async () => {
+    const product = await createSimpleProduct(c, { title: 'Paid again', stock: 3 });
+    const renew = (reservationId: string) => c.stock.renewReservation({ reservationId, ttlSeconds: 600 }, guest);
+    await reserve('again-1', [line(product.id, 2)], 60);
+    const active = await renew('again-1');
+    expect(active.renewed).toBe(false);
+    expect(active.reservation!.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 500_000);
+    expect(await levelOf(product.id)).toBe(1);
+    await c.stock.releaseReservation({ reservationId: 'again-1', reason: 'payment_failed' }, guest);
+    // Someone else takes two of the three: the two it held are no longer there.
+    await reserve('again-other', [line(product.id, 2)]);
+    expect(await failure(renew('again-1'))).toEqual(['shop_stock_insufficient', 422]);
+    expect(await levelOf(product.id)).toBe(1);
+    await c.stock.releaseReservation({ reservationId: 'again-other', reason: '' }, guest);
+    const renewed = await renew('again-1');
+    expect(renewed).toMatchObject({ renewed: true, reservation: { status: 'active' } });
+    expect(await levelOf(product.id)).toBe(1);
+    expect((await history(product.id))[0]).toMatchObject({ reason: 'reserved', quantityBefore: 3, quantityAfter: 1 });
+    await c.stock.commitReservation({ reservationId: 'again-1' }, guest);
+    expect((await renew('again-1')).renewed).toBe(false);
+    expect(await levelOf(product.id)).toBe(1);
+    expect(await failure(renew('never-reserved'))).toEqual(['shop_reservation_not_found', 404]);
+  });
+
   it('expires reservations past their ttl in the periodic sweep', async () => {
     const product = await createSimpleProduct(c, { title: 'Timed', stock: 2 });
     await reserve('short-lived', [line(product.id, 2)], 1);

@@ -332,6 +332,51 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     expectError(await stranger.post('/shop/v1/checkout/payment-intent/test_card', { order_id: cancelled, order_key: otherKey }), 409, 'shop_order_not_payable');
   });
 
+  it('paying a failed order takes its stock and coupon use again, checked: a shortage or a spent coupon refuses it, the order stays failed', async () => {
+    const lamp = await seed.simpleProduct({ title: 'Lamp', amount: '20.00', stock: 1 });
+    await createCoupon(admin, 'SOLO', { discount_type: 'fixed_cart', amount: '1', usage_limit: 1 });
+    const first = await shopper(lamp);
+    expect((await first.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'solo' })).status).toBe(200);
+    const declined = await place(first, { payment_method: 'test_card', payment_payload: DECLINED });
+    expectError(declined, 402, 'shop_payment_declined');
+    const orderId = declined.body.data.order_id;
+    const key = (await admin.get(`/shop/v1/order/${orderId}`)).body.order_key;
+    const payAgain = () => first.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: key, payment_method: 'cod' });
+    expect(await stockOf(lamp)).toBe(1);
+
+    // Someone else buys the last lamp with the coupon its failure gave back.
+    const second = await shopper(lamp);
+    expect((await second.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'solo' })).status).toBe(200);
+    const sold = await place(second);
+    expect(sold.status).toBe(200);
+    expect(await stockOf(lamp)).toBe(0);
+    const short = await payAgain();
+    expectError(short, 422, 'shop_cart_insufficient_stock');
+    expect(short.body.data).toMatchObject({ product_id: lamp.id, available: 0 });
+    expect(await stockOf(lamp)).toBe(0);
+
+    // Restocked, the lamp is there, but the coupon is spent: refused, and the unit taken for it given back.
+    expect((await admin.post(`/shop/v1/products/${lamp.id}/stock-adjust`, { action: 'set', quantity: 1 })).status).toBe(200);
+    const spent = await payAgain();
+    expectError(spent, 422, 'shop_coupon_invalid');
+    expect(spent.body.message).toMatch(/usage limit/);
+    expect(await stockOf(lamp)).toBe(1);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body.status).toBe('failed');
+
+    // The other order is cancelled (its use comes back): now the failed order is paid, taking the unit and the use.
+    expect((await admin.put(`/shop/v1/order/${sold.body.order_id}`, { status: 'cancelled' })).status).toBe(200);
+    await waitFor(async () => (await stockOf(lamp)) === 2, 15_000, 100);
+    await waitFor(async () => (await payAgain()).status === 200, 15_000, 200);
+    expect((await admin.get(`/shop/v1/order/${orderId}`)).body.status).toBe('processing');
+    expect(await stockOf(lamp)).toBe(1);
+    // Its use counts again: nobody else gets the coupon.
+    const third = await shopper(lamp);
+    expectError(await third.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'solo' }), 422, 'shop_coupon_invalid');
+    // The paid order's reservation is committed (order_paid), not given back by its earlier failure.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await stockOf(lamp)).toBe(1);
+  });
+
   it('payment-intent: 422 for gateways without intents; a cart intent snapshots a draft order; order intents need authorization', async () => {
     const c = await shopper();
     await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });

@@ -84,6 +84,8 @@ export interface CatalogPort {
   purchasables(refs: PurchasableRef[]): Promise<LookupResult[]>;
   findCoupon(code: string, holder: CouponHolder): Promise<CouponRecord | undefined>;
   reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
+  /** A failed order paid again: takes its released reservation's units again, checked (404 when it never held stock). */
+  renewReservation(reservationId: string, ttlSeconds: number): Promise<void>;
   commitReservation(reservationId: string): Promise<void>;
   releaseReservation(reservationId: string, reason: string): Promise<void>;
   /** `reservationId`: the checkout's (its saga id), which its order carries, so the order's events release the uses. */
@@ -204,6 +206,7 @@ export interface OrderView {
   paymentMethod: string;
   needsPayment: boolean;
   reservationId: string;
+  couponCodes: string[];
   hasSubscription: boolean;
   billingEmail: string;
 }

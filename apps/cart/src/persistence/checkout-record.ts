@@ -40,6 +40,12 @@ export interface CheckoutPlan {
   checkoutUrl: string;
   returnUrl: string;
   clientIp: string;
+  /**
+   * pay-order of a failed order: what its checkout took and its failure gave
+   * back (the order's reservation, its coupon uses for its customer), taken
+   * again before the gateway runs and given back if the payment fails.
+   */
+  retake?: { reservationId: string; customerId: number; email: string; couponCodes: string[] };
   /** The gateway outcome, once known. */
   payment?: { outcome: string; transactionId: string; redirectUrl: string; intentId: string; clientSecret: string; message: string; gatewayTitle: string };
 }

@@ -18,6 +18,10 @@ export function stockHandlers(domain: CatalogDomain): ServiceHandlers<typeof cat
       const { reservation, replayed } = await reservations.reserve(caller, req);
       return { reservation: toProtoReservation(reservation), replayed };
     },
+    async renewReservation(req, caller) {
+      const { reservation, renewed } = await reservations.renew(caller, req);
+      return { reservation: toProtoReservation(reservation), renewed };
+    },
     async commitReservation(req) {
       return { reservation: toProtoReservation(await reservations.commit(req.reservationId, { orderPaid: req.orderPaid })) };
     },

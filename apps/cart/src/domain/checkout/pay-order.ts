@@ -75,6 +75,11 @@ export class OrderPayments {
     assertPayable(order);
     const gateway = await this.requireGateway(actor, order, input.paymentMethod);
     const settings = await this.deps.settings.store();
+    // A failed order's checkout gave back its stock and coupon uses; paying it takes them again (the saga).
+    const retake =
+      order.status === 'failed' && order.reservationId
+        ? { reservationId: order.reservationId, customerId: order.customerId, email: order.billingEmail, couponCodes: order.couponCodes }
+        : undefined;
     const checkout: CheckoutRecord = {
       id: randomUUID(),
       checkoutKey: key ?? sha(`pay|once|${randomUUID()}`),
@@ -84,7 +89,7 @@ export class OrderPayments {
       customerId: actor.userId,
       requestHash: input.requestHash,
       status: 'open',
-      step: 'pay',
+      step: retake ? 'reserve' : 'pay',
       paymentMethod: gateway.id,
       orderId: order.id,
       orderKey: order.orderKey,
@@ -102,6 +107,7 @@ export class OrderPayments {
         checkoutUrl: settings.pages.checkout,
         returnUrl: '',
         clientIp: actor.clientIp ?? '',
+        retake,
       },
       outcome: null,
       createdAt: this.deps.now(),

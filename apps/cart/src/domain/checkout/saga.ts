@@ -88,8 +88,31 @@ export class CheckoutSaga {
     return this.pay(c, actor, payloadJson);
   }
 
-  /** pay-order: the order exists; only the gateway and its result remain. */
-  payExisting(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+  /**
+   * pay-order: the order exists; only the gateway and its result remain. A
+   * failed order first takes again the stock and coupon uses its failure gave
+   * back, checked as at place (a shortage or a spent coupon refuses the
+   * payment and leaves the order as it was).
+   */
+  async payExisting(c: CheckoutRecord, actor: Actor, payloadJson: string): Promise<SagaResult> {
+    const retake = c.plan.retake;
+    if (retake && c.step === 'reserve') {
+      try {
+        await this.deps.catalog.renewReservation(retake.reservationId, this.deps.config.CHECKOUT_RESERVATION_TTL_SECONDS).catch((err: unknown) => {
+          // Its checkout took coupon uses only: there is no stock to take.
+          if (!(DomainError.is(err) && err.code === 'shop_reservation_not_found')) throw err;
+        });
+        if (retake.couponCodes.length) {
+          const { customerId, email, couponCodes: codes, reservationId } = retake;
+          await this.deps.catalog.redeemCoupons({ key: c.checkoutKey, orderId: c.orderId, customerId, email, codes, reservationId });
+        }
+      } catch (err) {
+        if (!(DomainError.is(err) && err.status < 500)) return this.compensateAndFail(c, actor, err);
+        await this.compensate(c);
+        return this.finish(c, { error: storedError(err.code === 'shop_stock_insufficient' ? insufficientStock(err) : err) }, 'none');
+      }
+      await this.step(c, 'pay');
+    }
     return this.pay(c, actor, payloadJson);
   }
 
@@ -203,7 +226,7 @@ export class CheckoutSaga {
     // Stock lines are only a placement's, and it gets this far only with its reservation made. A paid
     // order's reservation is committed by catalog on order_paid (as for a payment recorded anywhere
     // else); one left unpaid (on_hold: a bank transfer) keeps its units by committing it here.
-    if (plan.stockLines.length && order.paidStatus !== 'paid') await this.commitUnpaid(c);
+    if (heldReservation(c) && order.paidStatus !== 'paid') await this.commitUnpaid(c, heldReservation(c));
     return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
   }
 
@@ -213,10 +236,12 @@ export class CheckoutSaga {
    * stays on hold without held stock, and its payment, when an admin records
    * it, takes the units again (catalog on order_paid), as for any late payment.
    */
-  private async commitUnpaid(c: CheckoutRecord): Promise<void> {
+  private async commitUnpaid(c: CheckoutRecord, reservationId: string): Promise<void> {
     try {
-      await this.deps.catalog.commitReservation(c.id);
+      await this.deps.catalog.commitReservation(reservationId);
     } catch (err) {
+      // not_found: a failed order paid again whose checkout held coupon uses only.
+      if (DomainError.is(err) && err.code === 'shop_reservation_not_found') return;
       if (!(DomainError.is(err) && err.code === 'shop_reservation_not_active')) throw err;
       this.deps.logger.warn({ checkout: c.id, order: c.orderId }, "the on-hold order's reservation lapsed before its checkout finished; its units were given back");
     }
@@ -231,8 +256,9 @@ export class CheckoutSaga {
         if (!(DomainError.is(err) && [404, 409, 501].includes(err.status))) throw err;
         this.deps.logger.debug({ err, what, checkout: c.id }, 'compensation step had nothing to do');
       });
-    if (plan.stockLines.length) await quiet(this.deps.catalog.releaseReservation(c.id, 'released'), 'release stock');
-    if (plan.couponCodes.length) await quiet(this.deps.catalog.releaseCoupons(c.checkoutKey), 'release coupons');
+    const reservation = heldReservation(c);
+    if (reservation) await quiet(this.deps.catalog.releaseReservation(reservation, 'released'), 'release stock');
+    if (plan.couponCodes.length || plan.retake?.couponCodes.length) await quiet(this.deps.catalog.releaseCoupons(c.checkoutKey), 'release coupons');
   }
 
   private async compensateAndFail(c: CheckoutRecord, actor: Actor, err: unknown): Promise<SagaResult> {
@@ -304,6 +330,11 @@ function insufficientStock(err: DomainError): DomainError {
  */
 function reservationOf(c: CheckoutRecord): string {
   return c.plan.stockLines.length || c.plan.couponCodes.length ? c.id : '';
+}
+
+/** The stock reservation this saga holds: a placement's own (its id), or the failed order's it took again. */
+function heldReservation(c: CheckoutRecord): string {
+  return c.plan.retake?.reservationId ?? (c.plan.stockLines.length ? c.id : '');
 }
 
 function orderReceivedUrl(plan: CheckoutPlan, c: CheckoutRecord): string {

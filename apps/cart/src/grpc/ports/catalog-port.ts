@@ -78,6 +78,9 @@ export function catalogPort(channel: Channel | undefined): CatalogPort {
     async reserveStock(reservationId, lines, ttlSeconds) {
       await stock.reserveStock({ reservationId, lines, ttlSeconds }, c);
     },
+    async renewReservation(reservationId, ttlSeconds) {
+      await stock.renewReservation({ reservationId, ttlSeconds }, c);
+    },
     async commitReservation(reservationId) {
       await stock.commitReservation({ reservationId }, c);
     },

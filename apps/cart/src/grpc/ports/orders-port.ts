@@ -32,6 +32,7 @@ function view(o: orders.Order | undefined): OrderView {
     paymentMethod: o.paymentMethod,
     needsPayment: o.needsPayment,
     reservationId: o.reservationId,
+    couponCodes: o.couponLines.map((l) => l.code),
     hasSubscription: o.lineItems.some((l) => !!l.subscription),
     billingEmail: o.billing?.email ?? '',
   };

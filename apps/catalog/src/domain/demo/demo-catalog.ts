@@ -39,7 +39,8 @@ const simple = (
 ): ProductInput => ({
   title,
   status: 'publish',
-  content: `<p>${title}: a customer favourite, made to last.</p>`,
+  // Plain text: product content is rendered escaped, in paragraphs (decisions.md).
+  content: `${title}: a customer favourite, made to last.`,
   excerpt: `${title}.`,
   productType: 'simple',
   sku,

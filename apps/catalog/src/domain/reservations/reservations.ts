@@ -23,7 +23,7 @@ import {
   restockQuantities,
   type StockLineInput,
 } from './reservation-lines';
-import { checkLines, insufficientStock, shortages } from './reservation-plan';
+import { checkLines, insufficientStock, planLines, shortages } from './reservation-plan';
 import { recordLevelChanges, recordLowStockEvents } from '../stock/stock-ledger';
 import { parseReason } from '../stock/stock-math';
 
@@ -242,6 +242,38 @@ export class Reservations {
     if (!reservation) throw conflict('shop_reservation_conflict', 'The reservation is being changed; retry.');
     assertSameLines(await reservationLines(em, id), lines);
     return this.view(em, reservation);
+  }
+
+  /**
+   * A failed order paid again: a released or expired reservation takes its
+   * own lines' units again, checked like a new one (422
+   * `shop_stock_insufficient`), with a new expiry. An active one only gets
+   * the later expiry; a committed one is left as it is (`renewed` false).
+   */
+  async renew(actor: Actor, input: { reservationId: string; ttlSeconds: number }): Promise<{ reservation: ReservationView; renewed: boolean }> {
+    const expiresAt = new Date(this.deps.now().getTime() + this.ttl(input.ttlSeconds) * 1000);
+    return this.deps.db.em().transactional(async (em) => {
+      const reservation = await this.lock(em, input.reservationId);
+      if (reservation.status === 'active' || reservation.status === 'committed') {
+        if (reservation.status === 'active' && reservation.expiresAt < expiresAt) reservation.expiresAt = expiresAt;
+        return { reservation: await this.view(em, reservation), renewed: false };
+      }
+      const take = restockQuantities(await reservationLines(em, reservation.id), []);
+      const locked = await lockLevels(em, take);
+      const missing = shortages(await planLines(em, take), locked);
+      if (missing.length) throw insufficientStock(missing);
+      const changes = take
+        .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
+        .map((l) => {
+          const before = locked.get(levelKey(l.productId, l.variationId))!;
+          return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
+        });
+      await recordLevelChanges(em, this.deps, changes, { userId: actor.userId, reason: 'reserved', note: '', reservationId: reservation.id });
+      reservation.status = 'active';
+      reservation.expiresAt = expiresAt;
+      reservation.settledAt = null;
+      return { reservation: await this.view(em, reservation), renewed: true };
+    });
   }
 
   private async lock(em: EntityManager, reservationId: string): Promise<Reservation> {

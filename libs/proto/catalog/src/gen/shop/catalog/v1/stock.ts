@@ -106,6 +106,20 @@ export interface ReserveStockResponse {
   replayed: boolean;
 }
 
+export interface RenewReservationRequest {
+  reservationId: string;
+  /** 0: the default (RESERVATION_TTL_SECONDS). */
+  ttlSeconds: number;
+}
+
+export interface RenewReservationResponse {
+  reservation?:
+    | Reservation
+    | undefined;
+  /** false when nothing was taken again (it was active or committed). */
+  renewed: boolean;
+}
+
 export interface CommitReservationRequest {
   reservationId: string;
   /**
@@ -1146,6 +1160,142 @@ export const ReserveStockResponse: MessageFns<ReserveStockResponse> = {
   },
 };
 
+function createBaseRenewReservationRequest(): RenewReservationRequest {
+  return { reservationId: "", ttlSeconds: 0 };
+}
+
+export const RenewReservationRequest: MessageFns<RenewReservationRequest> = {
+  encode(message: RenewReservationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservationId !== "") {
+      writer.uint32(10).string(message.reservationId);
+    }
+    if (message.ttlSeconds !== 0) {
+      writer.uint32(16).int32(message.ttlSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewReservationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewReservationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ttlSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RenewReservationRequest>): RenewReservationRequest {
+    return RenewReservationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenewReservationRequest>): RenewReservationRequest {
+    const message = createBaseRenewReservationRequest();
+    message.reservationId = object.reservationId ?? "";
+    message.ttlSeconds = object.ttlSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseRenewReservationResponse(): RenewReservationResponse {
+  return { reservation: undefined, renewed: false };
+}
+
+export const RenewReservationResponse: MessageFns<RenewReservationResponse> = {
+  encode(message: RenewReservationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservation !== undefined) {
+      Reservation.encode(message.reservation, writer.uint32(10).fork()).join();
+    }
+    if (message.renewed !== false) {
+      writer.uint32(16).bool(message.renewed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewReservationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewReservationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservation = Reservation.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.renewed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RenewReservationResponse>): RenewReservationResponse {
+    return RenewReservationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenewReservationResponse>): RenewReservationResponse {
+    const message = createBaseRenewReservationResponse();
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? Reservation.fromPartial(object.reservation)
+      : undefined;
+    message.renewed = object.renewed ?? false;
+    return message;
+  },
+};
+
 function createBaseCommitReservationRequest(): CommitReservationRequest {
   return { reservationId: "", orderPaid: undefined };
 }
@@ -1702,6 +1852,21 @@ export const StockServiceService = {
       Buffer.from(ReserveStockResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReserveStockResponse => ReserveStockResponse.decode(value),
   },
+  /**
+   * Takes a released or expired reservation's units again, checked (a failed order paid again):
+   * 422 shop_stock_insufficient; an active one gets the new expiry, a committed one is left as it is.
+   */
+  renewReservation: {
+    path: "/shop.catalog.v1.StockService/RenewReservation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenewReservationRequest): Buffer =>
+      Buffer.from(RenewReservationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenewReservationRequest => RenewReservationRequest.decode(value),
+    responseSerialize: (value: RenewReservationResponse): Buffer =>
+      Buffer.from(RenewReservationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenewReservationResponse => RenewReservationResponse.decode(value),
+  },
   /** Payment succeeded: the reserved units are sold for good. */
   commitReservation: {
     path: "/shop.catalog.v1.StockService/CommitReservation" as const,
@@ -1745,6 +1910,11 @@ export interface StockServiceServer extends UntypedServiceImplementation {
   listStockMovements: handleUnaryCall<ListStockMovementsRequest, ListStockMovementsResponse>;
   /** Reserves every line or none, idempotent by reservation_id. */
   reserveStock: handleUnaryCall<ReserveStockRequest, ReserveStockResponse>;
+  /**
+   * Takes a released or expired reservation's units again, checked (a failed order paid again):
+   * 422 shop_stock_insufficient; an active one gets the new expiry, a committed one is left as it is.
+   */
+  renewReservation: handleUnaryCall<RenewReservationRequest, RenewReservationResponse>;
   /** Payment succeeded: the reserved units are sold for good. */
   commitReservation: handleUnaryCall<CommitReservationRequest, CommitReservationResponse>;
   /** Payment failed or the checkout was abandoned: the units go back to stock. */
