@@ -78,6 +78,15 @@ describe('cart sessions', () => {
     const stranger = await other.get('/shop/v1/cart', { headers: { 'x-shop-session': 'A'.repeat(32) } });
     expect(stranger.status).toBe(200);
     expect(stranger.body.item_count).toBe(0);
+    // A token the client made up is never adopted (no session fixation): a write gets a token issued here.
+    const madeUp = 'attacker-chosen-token-0123456789';
+    const fixed = await new ShopClient(stack.url).post('/shop/v1/cart/items', { price_id: price(mug), quantity: 1 }, { headers: { 'x-shop-session': madeUp } });
+    expect(fixed.status).toBe(200);
+    const issued = fixed.headers.get('x-shop-session');
+    expect(issued).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(issued).not.toBe(madeUp);
+    expect((await other.get('/shop/v1/cart', { headers: { 'x-shop-session': madeUp } })).body.item_count).toBe(0);
+    expect((await other.get('/shop/v1/cart', { headers: { 'x-shop-session': issued! } })).body.item_count).toBe(1);
   });
 
   it('merges the guest cart into the customer cart on login (same price and variation: quantities add)', async () => {

@@ -110,6 +110,47 @@ describe('POST /checkout/place', () => {
     expect(await stockOf(mug)).toBe(stockBefore);
   });
 
+  it('places what the cart shows: an item no longer sold is left out (an order of nothing is shop_cart_empty)', async () => {
+    const gone = await seed.simpleProduct({ title: 'Discontinued lamp', amount: '7.00' });
+    const c = await shopper(mug, 1);
+    expect((await c.post('/shop/v1/cart/items', { price_id: price(gone), quantity: 1 })).status).toBe(200);
+    expect((await admin.put(`/shop/v1/shop_product/${gone.id}`, { status: 'draft' })).status).toBe(200);
+    const shown = (await c.get('/shop/v1/cart')).body;
+    expect(shown.items.map((i: { product_id: number }) => i.product_id)).toEqual([mug.id]);
+    const placed = await place(c);
+    expect(placed.status).toBe(200);
+    expect(Number(placed.body.total)).toBe(15); // the mug (10) and flat-rate shipping to the US (5)
+    const order = (await admin.get(`/shop/v1/order/${placed.body.order_id}`)).body;
+    expect(order.line_items.map((l: { product_id: number }) => l.product_id)).toEqual([mug.id]);
+    expect((await c.get('/shop/v1/cart')).body.items).toEqual([]);
+
+    const only = await shopper(mug, 1);
+    const hidden = await seed.simpleProduct({ title: 'Withdrawn', amount: '3.00' });
+    const alone = new ShopClient(stack.url);
+    expect((await alone.post('/shop/v1/cart/items', { price_id: price(hidden), quantity: 1 })).status).toBe(200);
+    expect((await admin.put(`/shop/v1/shop_product/${hidden.id}`, { status: 'draft' })).status).toBe(200);
+    expect((await alone.get('/shop/v1/cart')).body.items).toEqual([]);
+    expectError(await place(alone), 422, 'shop_cart_empty');
+    expect((await place(only)).status).toBe(200);
+  });
+
+  it('a coupon that stopped qualifying is refused once at place, saying why, and taken off: the retry places at the total shown', async () => {
+    await createCoupon(admin, 'MIN25', { discount_type: 'percent', amount: '10', minimum_amount: '25' });
+    const c = await shopper(mug, 3);
+    expect((await c.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'min25' })).status).toBe(200);
+    const key = (await c.get('/shop/v1/cart')).body.items[0].item_key;
+    const lowered = await c.patch(`/shop/v1/cart/items/${key}`, { quantity: 1 });
+    expect(lowered.status).toBe(200);
+    const refused = await place(c);
+    expectError(refused, 422, 'shop_coupon_invalid');
+    expect(refused.body.message).toMatch(/min25/i);
+    const shown = (await c.get('/shop/v1/cart')).body;
+    expect(shown.applied_coupons).toEqual([]);
+    const placed = await place(c);
+    expect(placed.status).toBe(200);
+    expect(Number(placed.body.total)).toBe(15); // the mug (10) and flat-rate shipping to the US (5)
+  });
+
   it('a declined card leaves the cart intact and the stock released; the retry with a good card succeeds', async () => {
     const before = await stockOf(mug);
     const c = await shopper(mug, 1);

@@ -434,6 +434,15 @@ describe('GET/PUT/DELETE /order/<id>', () => {
     expect(setPaid.body).toMatchObject({ status: 'processing', paid_status: 'paid' });
   });
 
+  it("an order with items keeps its currency: relabelling its amounts is 422 shop_order_currency_mismatch", async () => {
+    const o = await createOrder({ status: 'on_hold' });
+    const refused = await admin.patch(`${ORDERS}/${o.id}`, { currency: 'JPY' });
+    expectError(refused, 422, 'shop_order_currency_mismatch');
+    expect((await admin.get(`${ORDERS}/${o.id}`)).body.currency).toBe(o.currency);
+    // The same currency again is no change.
+    expect((await admin.patch(`${ORDERS}/${o.id}`, { currency: o.currency })).status).toBe(200);
+  });
+
   it('refunding a paid order through a gateway without refunds is 422 and changes nothing', async () => {
     const o = await createOrder({ set_paid: true, payment_method: 'cod' });
     expectError(await admin.patch(`${ORDERS}/${o.id}`, { status: 'refunded' }), 422, 'shop_order_refund_unsupported');

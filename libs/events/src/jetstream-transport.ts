@@ -26,6 +26,8 @@ export interface JetStreamOptions {
 
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** The longest a publish waits for its ack (the client's JetStream default), outage or not. */
+const PUBLISH_ACK_TIMEOUT_MS = 5000;
 
 /** Connects to NATS, makes sure the stream exists, and returns a JetStream-backed transport. */
 export async function connectJetStream(options: JetStreamOptions): Promise<EventTransport> {
@@ -102,9 +104,13 @@ class JetStreamTransport implements EventTransport {
     let abort: (err: Error) => void = () => undefined;
     const lost = new Promise<never>((_, reject) => (abort = reject));
     this.inFlight.add(abort);
+    // A publish caught by an outage before the client noticed it can outlive the client's own timeout:
+    // bounded here, so the relay hands its rows back (a late ack's twin is deduplicated by msgID).
+    const timer = setTimeout(() => abort(new BrokerUnavailableError('NATS publish not acknowledged in time')), PUBLISH_ACK_TIMEOUT_MS);
     try {
       await Promise.race([ack, lost]);
     } finally {
+      clearTimeout(timer);
       this.inFlight.delete(abort);
       ack.catch(() => undefined);
     }

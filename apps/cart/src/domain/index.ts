@@ -19,7 +19,7 @@ export function createCartDomain(deps: CartDeps) {
   const carts = new Carts(deps, sessions, pricer);
   const states = new CheckoutStates(deps, sessions, pricer, carts);
   const saga = new CheckoutSaga(deps);
-  const place = new PlaceOrder(deps, sessions, pricer, states, saga);
+  const place = new PlaceOrder(deps, sessions, pricer, carts, states, saga);
   return {
     deps,
     sessions,

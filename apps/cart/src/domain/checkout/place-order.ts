@@ -5,6 +5,7 @@ import type { CartRecord } from '../../persistence/cart-record';
 import type { Actor } from '../actor';
 import { assertStock } from '../cart/stock-rules';
 import type { CartDeps } from '../deps';
+import type { Carts } from '../cart/carts';
 import type { CartPricer } from '../pricing/cart-pricer';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
 import type { CheckoutStates } from './checkout-state';
@@ -57,6 +58,7 @@ export class PlaceOrder {
     private readonly deps: CartDeps,
     private readonly sessions: CartSessions,
     private readonly pricer: CartPricer,
+    private readonly carts: Carts,
     private readonly states: CheckoutStates,
     private readonly saga: CheckoutSaga,
   ) {}
@@ -126,11 +128,15 @@ export class PlaceOrder {
     const fields = { ...cart.fields, ...input.fields };
     const lookups = await this.pricer.lookup(cart.lines);
     const snapshot = await this.pricer.price(cart, actor, { lookups, fields });
-    if (snapshot.lines.length !== cart.lines.length) {
-      throw unprocessable('shop_cart_invalid_price', 'Some items in your cart are no longer available; review your cart.');
-    }
+    // Items no longer sold (unpublished, deleted, their price gone) are left out of the snapshot, as
+    // every read of the cart shows it: the order is what was displayed, and placing it clears them too.
+    if (!snapshot.lines.length) throw unprocessable('shop_cart_empty', 'None of the items in your cart can still be bought.');
     if (snapshot.notices.length && cart.coupons.length !== snapshot.coupons.length) {
-      throw unprocessable('shop_coupon_invalid', snapshot.notices[0]);
+      // A coupon that stopped qualifying is refused once, saying why, and taken off the cart
+      // (as the host platform does), so the retry places at the total the cart now shows.
+      const kept = new Set(snapshot.coupons.map((c) => c.code));
+      await this.carts.write(cart.id, async (_em, locked) => ({ coupons: locked.coupons.filter((c) => kept.has(c)), bump: true }));
+      throw unprocessable('shop_coupon_invalid', snapshot.notices.find((n) => /coupon/i.test(n)) ?? snapshot.notices[0]);
     }
     // The gateway first: an unknown one is the contract's 422 shop_checkout_invalid_gateway whatever else is wrong.
     const gateways = await this.states.availableGateways(actor, snapshot);

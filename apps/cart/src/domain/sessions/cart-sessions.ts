@@ -15,7 +15,7 @@ import type { Actor } from '../actor';
 import { MAX_QUANTITY } from '../cart/stock-rules';
 import { emptyCart, type CartRecord } from '../../persistence/cart-record';
 import type { CartDeps } from '../deps';
-import { isToken, newToken, tokenHash } from './tokens';
+import { isIssuedToken, isToken, newToken, tokenHash } from './tokens';
 
 /** A cart row to insert (planned by `resolveForChange`). */
 export interface NewCart {
@@ -70,13 +70,20 @@ export class CartSessions {
     return { cart: { ...emptyCart(), id }, session, insert: { id, tokenHash: hash, customerId: null } };
   }
 
-  /** A guest's session (their token, or a new one when they sent none or a malformed one) and its stored cart. */
+  /**
+   * A guest's session and its stored cart: their token when it names a cart
+   * or was issued here (its cart not stored yet); otherwise (none, malformed,
+   * or made up by the client: never adopted) a new one.
+   */
   private async guestCart(token: string) {
-    const guestToken = isToken(token) ? token : undefined;
-    const session = { token: guestToken ?? newToken(), clear: false };
-    const hash = tokenHash(this.deps.tokenSecret, session.token);
-    const existing = guestToken ? await readCartByToken(this.deps.db.reader, hash) : null;
-    return { session, hash, existing };
+    const secret = this.deps.tokenSecret;
+    if (isToken(token)) {
+      const hash = tokenHash(secret, token);
+      const existing = await readCartByToken(this.deps.db.reader, hash);
+      if (existing || isIssuedToken(secret, token)) return { session: { token, clear: false }, hash, existing };
+    }
+    const fresh = newToken(secret);
+    return { session: { token: fresh, clear: false }, hash: tokenHash(secret, fresh), existing: null };
   }
 
   private async customerCart(customerId: number, guestToken: string | undefined, create: boolean): Promise<ResolvedCart> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isDecimal, toMinor } from '@storefront/money';
+import { unprocessable } from '@storefront/errors';
 import {
   deleteOrder,
   findIdByCheckoutKey,
@@ -552,6 +553,10 @@ export class Orders {
     // Refunds call the payment gateway; plan first (a refused transition never reaches it).
     const current = await this.get(id);
     if (input.customerId !== current.customerId) await assertCustomerExists(this.deps.customers, input.customerId);
+    // Lines (and any payment) are in the order's currency: relabelling them would misstate every amount.
+    if (input.currency !== undefined && input.currency.toUpperCase() !== current.currency && current.lineItems.length) {
+      throw unprocessable('shop_order_currency_mismatch', `The order's items are priced in ${current.currency}; its currency cannot change.`);
+    }
     const wantsStatus = input.setPaid && current.paidStatus === 'unpaid' ? this.paidTarget(current, input.status) : input.status;
     if (wantsStatus !== undefined) planTransition(current, wantsStatus, 'admin');
     // Everything that can refuse the request runs before money moves.
