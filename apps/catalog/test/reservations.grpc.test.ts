@@ -274,6 +274,33 @@ describe('reservation lifecycle', () => {
     expect(await failure(renew('never-reserved'))).toEqual(['shop_reservation_not_found', 404]);
   });
 
+  it("adjusts a reservation to an edited order's lines: held units follow (checked), a released one only records them", async () => {
+    const product = await createSimpleProduct(c, { title: 'Edited', stock: 5 });
+    const adjust = (reservationId: string, lines: catalog.StockLine[]) => c.stock.adjustReservation({ reservationId, lines }, guest);
+    await reserve('edit-1', [line(product.id, 2)]);
+    expect((await adjust('edit-1', [line(product.id, 4)])).reservation!.lines).toEqual([line(product.id, 4)]);
+    expect(await levelOf(product.id)).toBe(1);
+    // The same lines again change nothing; past the stock nothing changes.
+    await adjust('edit-1', [line(product.id, 4)]);
+    expect(await levelOf(product.id)).toBe(1);
+    expect(await failure(adjust('edit-1', [line(product.id, 6)]))).toEqual(['shop_stock_insufficient', 422]);
+    expect(await levelOf(product.id)).toBe(1);
+    await adjust('edit-1', [line(product.id, 1)]);
+    expect(await levelOf(product.id)).toBe(4);
+    expect((await history(product.id)).slice(0, 2).map((m) => [m.reason, m.quantityBefore, m.quantityAfter])).toEqual([
+      ['order_edited', 1, 4],
+      ['order_edited', 3, 1],
+    ]);
+    // Released: the lines are recorded (what renewing takes), no units move.
+    await c.stock.releaseReservation({ reservationId: 'edit-1', reason: '' }, guest);
+    expect(await levelOf(product.id)).toBe(5);
+    await adjust('edit-1', [line(product.id, 3)]);
+    expect(await levelOf(product.id)).toBe(5);
+    await c.stock.renewReservation({ reservationId: 'edit-1', ttlSeconds: 60 }, guest);
+    expect(await levelOf(product.id)).toBe(2);
+    expect(await failure(adjust('no-such-reservation', [line(product.id, 1)]))).toEqual(['shop_reservation_not_found', 404]);
+  });
+
   it('expires reservations past their ttl in the periodic sweep', async () => {
     const product = await createSimpleProduct(c, { title: 'Timed', stock: 2 });
     await reserve('short-lived', [line(product.id, 2)], 1);

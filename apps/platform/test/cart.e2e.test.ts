@@ -354,6 +354,8 @@ describe('worked examples (to the cent): 2 x 10.00 + 1 x 25.00, US, flat 5.00, 1
     const state = await below.get('/shop/v1/checkout/state');
     expect(state.body.shipping_rates.map((r: any) => r.id)).toEqual([rates.flat]);
     expect(state.body.chosen_shipping_method).toBe(rates.flat);
+    // A method no rate offers is not kept as the customer's field (it would disagree with the chosen rate).
+    expect(state.body.fields.shipping_method ?? '').toBe('');
   });
 });
 

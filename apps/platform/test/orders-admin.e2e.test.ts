@@ -124,6 +124,31 @@ describe('POST /order', () => {
     await waitFor(async () => (await stock()) === 4, 15_000, 100);
   });
 
+  it("editing an order's lines moves the stock it holds: more taken (checked, 422 past the stock), fewer given back", async () => {
+    const crates = await catalogAdmin.simpleProduct({ title: 'Crates', amount: '4.00', stock: 6 });
+    const stock = async () =>
+      (await catalogAdmin.products.getProduct({ id: crates.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    for (const status of ['pending_payment', 'on_hold']) {
+      const o = (await admin.post(ORDERS, { billing: US, status, line_items: [{ price_id: crates.prices[0].id, quantity: 2 }] })).body;
+      expect(await stock()).toBe(4);
+      const itemId = o.line_items[0].id;
+      expect((await admin.patch(`${ORDERS}/${o.id}/order_item/${itemId}`, { quantity: 5 })).status).toBe(200);
+      expect(await stock()).toBe(1);
+      expectError(await admin.patch(`${ORDERS}/${o.id}/order_item/${itemId}`, { quantity: 7 }), 422, 'shop_order_invalid_line_item');
+      expect(await stock()).toBe(1);
+      expect((await admin.get(`${ORDERS}/${o.id}`)).body.line_items[0].quantity).toBe(5);
+      const added = await admin.post(`${ORDERS}/${o.id}/order_item`, { price_id: crates.prices[0].id, quantity: 1 });
+      expect(added.status).toBe(201);
+      expect(await stock()).toBe(0);
+      const removed = await admin.request('DELETE', `${ORDERS}/${o.id}/order_item`, { json: { item_ids: [itemId] } });
+      expect(removed.status).toBe(200);
+      expect(await stock()).toBe(5);
+      // Cancelling gives back what the order holds now (1), once.
+      expect((await admin.put(`${ORDERS}/${o.id}`, { status: 'cancelled' })).status).toBe(200);
+      await waitFor(async () => (await stock()) === 6, 15_000, 100);
+    }
+  });
+
   it('prices lines by price_id or product_id with the catalog and totals them with the quote engine', async () => {
     const res = await admin.post(ORDERS, {
       billing: US,

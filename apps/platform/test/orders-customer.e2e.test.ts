@@ -206,7 +206,10 @@ describe('GET /me/orders/<id>, pay, invoice, cancel', () => {
       item_count: 2,
     });
     expect(res.body.line_items.map((l: any) => l.name)).toEqual(['Mug', 'Ebook']);
-    expect(res.body.downloadable_items).toEqual([
+    // Unpaid, it grants no download: none listed. Paid, the ebook is.
+    expect(res.body.downloadable_items).toEqual([]);
+    expect((await admin.put(`/shop/v1/order/${o.id}`, { status: 'processing' })).status).toBe(200);
+    expect((await customer.get(`${MINE}/${o.id}`)).body.downloadable_items).toEqual([
       { line_item_id: res.body.line_items[1].id, product_id: expect.any(Number), variation_id: 0, name: 'Ebook', quantity: 1 },
     ]);
     const draft = await grpc.checkout.createOrder(checkoutOrder({ status: 'checkout_draft', customerId }), systemCaller());

@@ -12849,6 +12849,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by a domain rule. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error. */
             429: {
                 headers: {
@@ -12950,6 +12959,15 @@ export interface operations {
             };
             /** @description Error. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a domain rule. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,6 +22,9 @@ export function stockHandlers(domain: CatalogDomain): ServiceHandlers<typeof cat
       const { reservation, renewed } = await reservations.renew(caller, req);
       return { reservation: toProtoReservation(reservation), renewed };
     },
+    async adjustReservation(req, caller) {
+      return { reservation: toProtoReservation(await reservations.adjust(caller, req)) };
+    },
     async commitReservation(req) {
       return { reservation: toProtoReservation(await reservations.commit(req.reservationId, { orderPaid: req.orderPaid })) };
     },

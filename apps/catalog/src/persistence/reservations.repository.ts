@@ -2,7 +2,7 @@ import { inboxInsert, inboxParams, type InboxKey } from '@storefront/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reader } from '@storefront/persistence';
 import { Reservation, ReservationLine } from './entities';
-import { T } from './sql';
+import { T, tuplePlaceholders } from './sql';
 
 /**
  * How the one-statement reservation aborts itself: plain SQL cannot raise, so
@@ -260,4 +260,18 @@ export async function commitAndRecordHandled(
     [now, reservationId, reservationId, ...inboxParams(inbox)],
   );
   return rows[0]?.committed === true;
+}
+
+/** Replaces a reservation's lines (an edited order's), each with whether it takes units from a level. */
+export async function replaceReservationLines(
+  em: EntityManager,
+  id: string,
+  lines: ReadonlyArray<LineQuantity & { deducted: boolean }>,
+): Promise<void> {
+  await em.execute(`delete from ${T.reservationLines} where reservation_id = ?`, [id]);
+  if (!lines.length) return;
+  await em.execute(
+    `insert into ${T.reservationLines} (reservation_id, product_id, variation_id, quantity, deducted) values ${tuplePlaceholders(lines.length, 5)}`,
+    lines.flatMap((l) => [id, l.productId, l.variationId, l.quantity, l.deducted]),
+  );
 }

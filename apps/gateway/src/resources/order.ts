@@ -9,6 +9,8 @@ import { restAddress } from './address';
 // The order record of the contract ("Records the spec leaves open"), the
 // customer dashboard's summary and detail (spec 2.3). Money is a JSON number.
 
+/** Statuses whose downloadable lines the customer may download. */
+const DOWNLOADS_PERMITTED = new Set(['processing', 'completed']);
 export const ORDER_STATUSES = [
   'checkout_draft',
   'pending_payment',
@@ -363,8 +365,9 @@ export function orderDetailResource(o: orders.Order, request: FastifyRequest) {
     payment_method_title: o.paymentMethodTitle,
     transaction_id: o.transactionId,
     customer_note: o.customerNote,
+    // Only an order that grants downloads (paid: processing or completed) lists them, as the host platform does.
     downloadable_items: o.lineItems
-      .filter((l) => l.downloadable)
+      .filter((l) => l.downloadable && DOWNLOADS_PERMITTED.has(o.status))
       .map((l) => ({ line_item_id: l.id, product_id: l.productId, variation_id: l.variationId, name: l.name, quantity: l.quantity })),
     _links: resourceLinks(request, `${MY_ORDERS}/${o.id}`, MY_ORDERS),
   };

@@ -33,6 +33,8 @@ export interface CatalogPort {
   productName(productId: number): Promise<string | null>;
   /** Takes the lines' units under `reservationId` (422 shop_stock_insufficient when the stock cannot cover them). */
   reserveStock(reservationId: string, lines: StockLine[], ttlSeconds: number): Promise<void>;
+  /** An edited order's lines: its reservation holds exactly these, its held units following (422 shop_stock_insufficient). */
+  adjustReservation(reservationId: string, lines: StockLine[]): Promise<void>;
   /** Keeps a reservation's units for good (an order on hold or paid). */
   commitReservation(reservationId: string): Promise<void>;
   /** Gives a reservation's units back (its order was never stored). */

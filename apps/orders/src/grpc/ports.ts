@@ -19,6 +19,9 @@ export function catalogPort(channel: Channel | undefined): CatalogPort | undefin
   const products = bindClient(channel, catalog.ProductServiceService);
   const stock = bindClient(channel, catalog.StockServiceService);
   return {
+    async adjustReservation(reservationId, lines) {
+      await stock.adjustReservation({ reservationId, lines }, system());
+    },
     async reserveStock(reservationId, lines, ttlSeconds) {
       await stock.reserveStock({ reservationId, lines, ttlSeconds }, system());
     },

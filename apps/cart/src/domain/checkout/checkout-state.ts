@@ -98,6 +98,9 @@ export class CheckoutStates {
     if (Object.keys(stored).length) throw invalidParams(stored);
     // Priced before they are stored: values the quote refuses (an unknown country) are a 422, never saved.
     const priced = await this.pricer.price(cart, actor, { lookups, fields });
+    // A shipping method no rate offers is not kept (the chosen rate stays the quote's), so the stored
+    // field never disagrees with chosen_shipping_method; as the host platform, a stale choice is not an error.
+    if (fields.shipping_method && fields.shipping_method !== priced.chosenRate) delete fields.shipping_method;
     const saved = await this.carts.write(cart.id, async () => ({ fields }));
     const unchanged = JSON.stringify([saved.lines, saved.coupons]) === JSON.stringify([cart.lines, cart.coupons]);
     const snapshot = unchanged ? priced : await this.pricer.price(saved, actor, { lookups });

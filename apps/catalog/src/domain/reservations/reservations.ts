@@ -10,6 +10,7 @@ import {
   commitAndRecordHandled,
   reservationLines,
   reserveAtOnce,
+  replaceReservationLines,
   reserveLines,
   type ReservationStatus,
 } from '../../persistence/reservations.repository';
@@ -24,6 +25,7 @@ import {
   type StockLineInput,
 } from './reservation-lines';
 import { checkLines, insufficientStock, planLines, shortages } from './reservation-plan';
+import { findProducts } from '../../persistence/products.repository';
 import { recordLevelChanges, recordLowStockEvents } from '../stock/stock-ledger';
 import { parseReason } from '../stock/stock-math';
 
@@ -242,6 +244,55 @@ export class Reservations {
     if (!reservation) throw conflict('shop_reservation_conflict', 'The reservation is being changed; retry.');
     assertSameLines(await reservationLines(em, id), lines);
     return this.view(em, reservation);
+  }
+
+  /**
+   * An order's lines edited (orders calls before storing the edit): its
+   * reservation now holds exactly `lines`, idempotently. Units it holds
+   * (active or committed) follow the change: more are taken, checked (422
+   * `shop_stock_insufficient` past the stock unless backorders), fewer are
+   * given back (movements `order_edited`). A released or expired one only
+   * records the lines, which paying the order again takes.
+   */
+  async adjust(actor: Actor, input: { reservationId: string; lines: StockLineInput[] }): Promise<ReservationView> {
+    const lines = input.lines.length ? normalizeLines(input.lines) : [];
+    return this.deps.db.em().transactional(async (em) => {
+      const reservation = await this.lock(em, input.reservationId);
+      // Products deleted since take nothing (their levels are gone with them).
+      const products = new Map((await findProducts(em, [...new Set(lines.map((l) => l.productId))])).map((p) => [p.id, p]));
+      const next = lines.map((l) => ({ ...l, deducted: Boolean(products.get(l.productId)?.manageStock) }));
+      if (reservation.status === 'active' || reservation.status === 'committed') {
+        const held = new Map(restockQuantities(await reservationLines(em, reservation.id), []).map((l) => [levelKey(l.productId, l.variationId), l]));
+        const wanted = new Map(next.filter((l) => l.deducted).map((l) => [levelKey(l.productId, l.variationId), l]));
+        const deltas = [...new Set([...held.keys(), ...wanted.keys()])]
+          .map((key) => {
+            const line = wanted.get(key) ?? held.get(key)!;
+            return { productId: line.productId, variationId: line.variationId, delta: (wanted.get(key)?.quantity ?? 0) - (held.get(key)?.quantity ?? 0) };
+          })
+          .filter((d) => d.delta !== 0);
+        const locked = await lockLevels(em, deltas.map((d) => ({ productId: d.productId, variationId: d.variationId, quantity: Math.abs(d.delta) })));
+        const more = deltas
+          .filter((d) => d.delta > 0)
+          .map((d) => ({ productId: d.productId, variationId: d.variationId, quantity: d.delta, product: products.get(d.productId)! }));
+        const missing = shortages(more, locked);
+        if (missing.length) throw insufficientStock(missing);
+        const changes = deltas
+          .filter((d) => locked.has(levelKey(d.productId, d.variationId)))
+          .map((d) => {
+            const before = locked.get(levelKey(d.productId, d.variationId))!;
+            return { productId: d.productId, variationId: d.variationId, before, after: before - d.delta };
+          });
+        await recordLevelChanges(em, this.deps, changes, { userId: actor.userId, reason: 'order_edited', note: '', reservationId: reservation.id });
+      }
+      await replaceReservationLines(em, reservation.id, next);
+      return {
+        id: reservation.id,
+        status: this.statusOf(reservation),
+        createdAt: reservation.createdAt,
+        expiresAt: reservation.expiresAt,
+        lines: next.map(({ productId, variationId, quantity }) => ({ productId, variationId, quantity })),
+      };
+    });
   }
 
   /**

@@ -348,7 +348,7 @@ export const adminOrderRoutes: RouteModule = (app, ctx) => {
       summary: 'Update a line item (quantity, meta_data) of an editable order.',
       params: ItemParams,
       body: UpdateItemBody,
-      response: { 200: OrderSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+      response: { 200: OrderSchema, ...errorResponses(...ADMIN_ERRORS, 404, 422) },
     },
     handler: async (request) => {
       const { id, item_id } = request.params as Static<typeof ItemParams>;

@@ -38,6 +38,33 @@ export class AdminOrderStock {
     return reservationId;
   }
 
+  /**
+   * An edit of an order's lines moves what its reservation holds with it
+   * (before the edit is stored; `stored` undoes it when storing fails): past
+   * the stock, 422 `shop_order_invalid_line_item`, nothing changed.
+   */
+  async editing<T>(reservationId: string, lines: readonly StockLine[], before: readonly StockLine[], store: () => Promise<T>): Promise<T> {
+    const catalog = this.deps.catalog;
+    if (!catalog || !reservationId) return store();
+    const adjust = (to: readonly StockLine[]) =>
+      catalog.adjustReservation(reservationId, to.map((l) => ({ productId: l.productId, variationId: l.variationId, quantity: l.quantity })));
+    try {
+      await adjust(lines);
+    } catch (err) {
+      // Its checkout took coupon uses only (the id names no stock): the order holds no units to move.
+      if (DomainError.is(err) && err.code === 'shop_reservation_not_found') return store();
+      if (DomainError.is(err) && err.code === 'shop_stock_insufficient') throw unprocessable('shop_order_invalid_line_item', err.message, err.data);
+      throw err;
+    }
+    try {
+      return await store();
+    } catch (err) {
+      // Best effort: the order's next edit (or its cancellation, capped by its lines) settles any difference.
+      await adjust(before).catch(() => undefined);
+      throw err;
+    }
+  }
+
   /** Stores the order (`store`); a store that fails gives the reservation's units back. */
   async storing<T>(reservationId: string, store: () => Promise<T>): Promise<T> {
     try {

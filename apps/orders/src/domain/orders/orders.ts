@@ -170,6 +170,9 @@ const paymentTarget = (order: Order, outcome: string): OrderStatus =>
 const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as const, toStatus: status, byUserId: actor.userId, cause: 'created', note: '' });
 
 /** Orders: the record, its life through the state machine, the admin and the customer views. */
+/** Another writer changed the order after it was priced: price again. */
+const STALE = new Error('order changed since it was priced');
+
 export class Orders {
   private readonly pricing: Pricing;
   private readonly adminStock: AdminOrderStock;
@@ -691,14 +694,21 @@ export class Orders {
       if (!read) throw orderNotFound();
       const wanted = prepare(read.order);
       const content = wanted && (await this.pricing.total(wanted.lines, wanted.shipping, wanted.billing));
-      const written = await this.tx(async (em) => {
-        const version = await lockOrderVersion(em, id);
-        if (version === null) throw orderNotFound();
-        if (content && version !== read.version) return false;
-        await write(em, (await findOrder(em, id))!, content);
-        return true;
-      });
-      if (written) return;
+      const store = () =>
+        this.tx(async (em) => {
+          const version = await lockOrderVersion(em, id);
+          if (version === null) throw orderNotFound();
+          if (content && version !== read.version) throw STALE;
+          await write(em, (await findOrder(em, id))!, content);
+        });
+      try {
+        // New lines move the order's reservation with them (held units follow, checked), undone if the write fails.
+        if (content) await this.adminStock.editing(read.order.reservationId, content.lineItems, read.order.lineItems, store);
+        else await store();
+        return;
+      } catch (err) {
+        if (err !== STALE) throw err;
+      }
       if (attempt >= 5) throw editConflict();
     }
   }

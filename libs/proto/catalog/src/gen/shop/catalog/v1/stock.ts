@@ -120,6 +120,16 @@ export interface RenewReservationResponse {
   renewed: boolean;
 }
 
+export interface AdjustReservationRequest {
+  reservationId: string;
+  /** The order's lines now (may be empty). */
+  lines: StockLine[];
+}
+
+export interface AdjustReservationResponse {
+  reservation?: Reservation | undefined;
+}
+
 export interface CommitReservationRequest {
   reservationId: string;
   /**
@@ -1296,6 +1306,130 @@ export const RenewReservationResponse: MessageFns<RenewReservationResponse> = {
   },
 };
 
+function createBaseAdjustReservationRequest(): AdjustReservationRequest {
+  return { reservationId: "", lines: [] };
+}
+
+export const AdjustReservationRequest: MessageFns<AdjustReservationRequest> = {
+  encode(message: AdjustReservationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservationId !== "") {
+      writer.uint32(10).string(message.reservationId);
+    }
+    for (const v of message.lines) {
+      StockLine.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustReservationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustReservationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lines.push(StockLine.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AdjustReservationRequest>): AdjustReservationRequest {
+    return AdjustReservationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdjustReservationRequest>): AdjustReservationRequest {
+    const message = createBaseAdjustReservationRequest();
+    message.reservationId = object.reservationId ?? "";
+    message.lines = object.lines?.map((e) => StockLine.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAdjustReservationResponse(): AdjustReservationResponse {
+  return { reservation: undefined };
+}
+
+export const AdjustReservationResponse: MessageFns<AdjustReservationResponse> = {
+  encode(message: AdjustReservationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservation !== undefined) {
+      Reservation.encode(message.reservation, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustReservationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustReservationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservation = Reservation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AdjustReservationResponse>): AdjustReservationResponse {
+    return AdjustReservationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdjustReservationResponse>): AdjustReservationResponse {
+    const message = createBaseAdjustReservationResponse();
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? Reservation.fromPartial(object.reservation)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseCommitReservationRequest(): CommitReservationRequest {
   return { reservationId: "", orderPaid: undefined };
 }
@@ -1867,6 +2001,21 @@ export const StockServiceService = {
       Buffer.from(RenewReservationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RenewReservationResponse => RenewReservationResponse.decode(value),
   },
+  /**
+   * An order's lines edited: the reservation now holds exactly these lines (idempotent). Units it
+   * holds (active or committed) follow: more taken, checked (422 shop_stock_insufficient), fewer given back.
+   */
+  adjustReservation: {
+    path: "/shop.catalog.v1.StockService/AdjustReservation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdjustReservationRequest): Buffer =>
+      Buffer.from(AdjustReservationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdjustReservationRequest => AdjustReservationRequest.decode(value),
+    responseSerialize: (value: AdjustReservationResponse): Buffer =>
+      Buffer.from(AdjustReservationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdjustReservationResponse => AdjustReservationResponse.decode(value),
+  },
   /** Payment succeeded: the reserved units are sold for good. */
   commitReservation: {
     path: "/shop.catalog.v1.StockService/CommitReservation" as const,
@@ -1915,6 +2064,11 @@ export interface StockServiceServer extends UntypedServiceImplementation {
    * 422 shop_stock_insufficient; an active one gets the new expiry, a committed one is left as it is.
    */
   renewReservation: handleUnaryCall<RenewReservationRequest, RenewReservationResponse>;
+  /**
+   * An order's lines edited: the reservation now holds exactly these lines (idempotent). Units it
+   * holds (active or committed) follow: more taken, checked (422 shop_stock_insufficient), fewer given back.
+   */
+  adjustReservation: handleUnaryCall<AdjustReservationRequest, AdjustReservationResponse>;
   /** Payment succeeded: the reserved units are sold for good. */
   commitReservation: handleUnaryCall<CommitReservationRequest, CommitReservationResponse>;
   /** Payment failed or the checkout was abandoned: the units go back to stock. */
