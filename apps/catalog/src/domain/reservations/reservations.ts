@@ -39,6 +39,16 @@ export interface ReservationView {
 
 const SWEEP_BATCH = 50;
 
+/** The level changes of taking each line's quantity (negative: giving it back) from its locked level; levels gone since are skipped. */
+function takeFrom(locked: ReadonlyMap<string, number>, lines: readonly StockLineInput[]) {
+  return lines
+    .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
+    .map((l) => {
+      const before = locked.get(levelKey(l.productId, l.variationId))!;
+      return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
+    });
+}
+
 /**
  * Stock held for a checkout. Reserving takes the units off the level at once
  * (movement `reserved`), so levels never promise the same unit twice;
@@ -141,12 +151,7 @@ export class Reservations {
       // Expired or released: the units went back; the sale takes them again.
       const lines = restockQuantities(await reservationLines(em, reservation.id), []);
       const locked = await lockLevels(em, lines);
-      const changes = lines
-        .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
-        .map((l) => {
-          const before = locked.get(levelKey(l.productId, l.variationId))!;
-          return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
-        });
+      const changes = takeFrom(locked, lines);
       const context = { userId: 0, reason: 'order_paid', note: '', reservationId: reservation.id };
       await recordLevelChanges(em, this.deps, changes, context);
     }
@@ -230,12 +235,7 @@ export class Reservations {
   ) {
     // Levels of products deleted since are gone: nothing to give back to.
     const locked = await lockLevels(em, lines);
-    const changes = lines
-      .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
-      .map((l) => {
-        const before = locked.get(levelKey(l.productId, l.variationId))!;
-        return { productId: l.productId, variationId: l.variationId, before, after: before + l.quantity };
-      });
+    const changes = takeFrom(locked, lines.map((l) => ({ ...l, quantity: -l.quantity })));
     await recordLevelChanges(em, this.deps, changes, { userId, reason, note: '', reservationId });
   }
 
@@ -276,12 +276,7 @@ export class Reservations {
           .map((d) => ({ productId: d.productId, variationId: d.variationId, quantity: d.delta, product: products.get(d.productId)! }));
         const missing = shortages(more, locked);
         if (missing.length) throw insufficientStock(missing);
-        const changes = deltas
-          .filter((d) => locked.has(levelKey(d.productId, d.variationId)))
-          .map((d) => {
-            const before = locked.get(levelKey(d.productId, d.variationId))!;
-            return { productId: d.productId, variationId: d.variationId, before, after: before - d.delta };
-          });
+        const changes = takeFrom(locked, deltas.map((d) => ({ productId: d.productId, variationId: d.variationId, quantity: d.delta })));
         await recordLevelChanges(em, this.deps, changes, { userId: actor.userId, reason: 'order_edited', note: '', reservationId: reservation.id });
       }
       await replaceReservationLines(em, reservation.id, next);
@@ -313,12 +308,7 @@ export class Reservations {
       const locked = await lockLevels(em, take);
       const missing = shortages(await planLines(em, take), locked);
       if (missing.length) throw insufficientStock(missing);
-      const changes = take
-        .filter((l) => locked.has(levelKey(l.productId, l.variationId)))
-        .map((l) => {
-          const before = locked.get(levelKey(l.productId, l.variationId))!;
-          return { productId: l.productId, variationId: l.variationId, before, after: before - l.quantity };
-        });
+      const changes = takeFrom(locked, take);
       await recordLevelChanges(em, this.deps, changes, { userId: actor.userId, reason: 'reserved', note: '', reservationId: reservation.id });
       reservation.status = 'active';
       reservation.expiresAt = expiresAt;
