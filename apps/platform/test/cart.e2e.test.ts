@@ -487,9 +487,11 @@ describe('fragments and mini cart (same snapshot)', () => {
     expect(res.body.cart_items_html).toContain('Mug &#60;b&#62;');
     const bare = await guest.get('/shop/v1/mini-cart/current?render=false');
     expect(bare.body).not.toHaveProperty('cart_items_html');
-    // 0 and 1 are booleans too, as on the host platform.
+    // 0 and 1 are booleans too, and any letter case, as on the host platform.
     expect((await guest.get('/shop/v1/mini-cart/current?render=0')).body).not.toHaveProperty('cart_items_html');
     expect((await guest.get('/shop/v1/mini-cart/current?render=1')).body.cart_items_html).toContain('Mug &#60;b&#62;');
+    expect((await guest.get('/shop/v1/mini-cart/current?render=FALSE')).body).not.toHaveProperty('cart_items_html');
+    expect((await guest.get('/shop/v1/mini-cart/current?render=True')).body.cart_items_html).toContain('Mug');
     expect((await new ShopClient(stack.url).get('/shop/v1/mini-cart/current')).body).toMatchObject({ is_empty: true, cart_items_count: 0 });
   });
 });

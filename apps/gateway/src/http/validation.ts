@@ -57,8 +57,12 @@ export function installValidation(app: FastifyInstance): void {
       if (prop.type === 'array' && typeof query[name] === 'string') {
         query[name] = (query[name] as string).split(',').map((v) => v.trim()).filter((v) => v !== '');
       }
-      // The host platform reads 1 and 0 as booleans too (`?render=0`, `?force=1`).
-      if (prop.type === 'boolean' && (query[name] === '1' || query[name] === '0')) query[name] = query[name] === '1' ? 'true' : 'false';
+      // The host platform reads 1 and 0 as booleans too (`?render=0`, `?force=1`), and any letter case (`FALSE`).
+      if (prop.type === 'boolean' && typeof query[name] === 'string') {
+        const text = (query[name] as string).toLowerCase();
+        if (text === '1' || text === 'true') query[name] = 'true';
+        else if (text === '0' || text === 'false') query[name] = 'false';
+      }
     }
     done();
   });
