@@ -153,6 +153,19 @@ describe('POST /auth/register', () => {
     );
     await admin.patch('/platform/v1/settings', { users_can_register: true });
   });
+
+  it('platform settings refuse a currency outside ISO 4217 and a logo that is not a web address (400 naming each)', async () => {
+    const admin = client();
+    await admin.login(ADMIN.login, ADMIN.password);
+    for (const [field, value] of [['currency', 'ZZZ'], ['logo_url', 'javascript:alert(1)']]) {
+      const res = await admin.patch('/platform/v1/settings', { [field]: value });
+      expectError(res, 400, 'rest_invalid_param');
+      expect(res.body.data.params).toHaveProperty(field);
+    }
+    expect((await admin.get('/platform/v1/settings')).body).toMatchObject({ currency: 'USD' });
+    expect((await admin.patch('/platform/v1/settings', { logo_url: 'https://cdn.example.com/logo.png' })).status).toBe(200);
+    expect((await admin.patch('/platform/v1/settings', { logo_url: '' })).status).toBe(200);
+  });
 });
 
 describe('password reset', () => {

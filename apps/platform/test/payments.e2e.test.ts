@@ -535,6 +535,35 @@ describe('test_card outcomes, the action step and GET /payment (with the orders 
       systemCaller(),
     );
 
+  it('saves the card at checkout when the shopper asks (save_payment_method); takes only brands the settings accept', async () => {
+    const before = (await alice.get('/shop/v1/me/payment-methods')).body.length;
+    const o = await order();
+    const paid = await pay(o, { ...VISA, card_number: '4111111111111111', save_payment_method: true });
+    expect(paid.outcome).toBe('paid');
+    const saved = (await alice.get('/shop/v1/me/payment-methods')).body;
+    expect(saved).toHaveLength(before + 1);
+    expect(saved.at(-1)).toMatchObject({ brand: 'visa', last4: '1111' });
+    // Without the flag nothing is saved.
+    expect((await pay(await order(), VISA)).outcome).toBe('paid');
+    expect((await alice.get('/shop/v1/me/payment-methods')).body).toHaveLength(before + 1);
+    // Brands the settings leave out are refused before any charge, naming the field.
+    const brands = (await admin.get('/shop/v1/settings/payment-gateways')).body.test_card.card_brands;
+    expect((await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { card_brands: ['visa'] } } })).status).toBe(200);
+    try {
+      const MASTERCARD = { ...VISA, card_number: '5555555555554444' };
+      const refused = await pay(await order(), MASTERCARD).then(
+        () => undefined,
+        (err: { code: string; status: number; data: { params: Record<string, string> } }) => err,
+      );
+      expect(refused).toMatchObject({ code: 'rest_invalid_param', status: 400 });
+      expect(refused!.data.params['payment_payload.card_number']).toMatch(/mastercard cards are not accepted/);
+      expectError(await addCard(alice, MASTERCARD), 400, 'rest_invalid_param');
+      expect((await pay(await order(), VISA)).outcome).toBe('paid');
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { test_card: { card_brands: brands } } });
+    }
+  });
+
   it('4242 is paid, 0002 is declined with a reason; GET /payment shows the record to the owner, by key, and to admins', async () => {
     const o = await order();
     const paid = await pay(o, VISA);

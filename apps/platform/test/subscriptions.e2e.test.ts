@@ -615,7 +615,7 @@ describe('POST /me/subscriptions/<id>/cancel|pause|resume', () => {
     expect(before.next_payment_date).toMatch(DATE_TIME);
     const cancelled = await s.client.post(url('cancel'));
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ id: sub.id, status: 'pending_cancel', end_date: before.next_payment_date });
+    expect(cancelled.body).toMatchObject({ id: sub.id, status: 'pending_cancel', end_date: before.next_payment_date, next_payment_date: null });
     expect(await detail(s, sub.id)).toEqual(cancelled.body);
     // Cancel again, or pause a pending cancellation: refused.
     expectError(await s.client.post(url('cancel')), 500, 'shop_rest_status_failed');
@@ -625,7 +625,7 @@ describe('POST /me/subscriptions/<id>/cancel|pause|resume', () => {
     // pending_cancel -> resume -> active, no end date.
     const back = await s.client.post(url('resume'));
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ status: 'active', end_date: null });
+    expect(back.body).toMatchObject({ status: 'active', end_date: null, next_payment_date: before.next_payment_date });
 
     // on_hold -> cancel -> pending_cancel; suspended twice in all.
     expect((await s.client.post(url('pause'))).body).toMatchObject({ status: 'on_hold', suspension_count: 2 });

@@ -66,13 +66,20 @@ export async function writeSiteOptions(
   return next;
 }
 
+/** ISO 4217 codes in use (the runtime's ICU list). */
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
 function validate(patch: Partial<SiteOptions>): void {
   const problems: Record<string, string> = {};
   if (patch.site_url !== undefined && !/^https?:\/\/[^\s/]+/.test(patch.site_url)) {
     problems.site_url = 'site_url must be an http(s) URL.';
   }
-  if (patch.currency !== undefined && !/^[A-Z]{3}$/.test(patch.currency)) {
-    problems.currency = 'currency must be an ISO 4217 code.';
+  if (patch.currency !== undefined && !ISO_CURRENCIES.has(patch.currency)) {
+    problems.currency = 'currency must be an ISO 4217 code (USD, EUR, ...).';
+  }
+  // Shown on pages and in emails: a web address only (never javascript: or data:).
+  if (patch.logo_url !== undefined && patch.logo_url !== '' && !/^https?:\/\/[^\s/]+/.test(patch.logo_url)) {
+    problems.logo_url = 'logo_url must be an http(s) URL or empty.';
   }
   if (patch.store_name !== undefined && !patch.store_name.trim()) problems.store_name = 'store_name cannot be empty.';
   if (Object.keys(problems).length) throw invalidParams(problems);

@@ -72,7 +72,8 @@ function summary(s: orders.Subscription, now: Date) {
     billing_period: s.billingPeriod,
     billing_interval: s.billingInterval,
     start_date: formatDateTime(s.startDate),
-    next_payment_date: formatDateTime(s.nextPaymentDate),
+    // Cancelled, it ends at end_date: nothing more is due (resuming brings the date back).
+    next_payment_date: s.status === 'pending_cancel' ? null : formatDateTime(s.nextPaymentDate),
     last_payment_date: formatDateTime(s.lastPaymentDate),
     end_date: formatDateTime(s.endDate),
     trial: !!s.trialEndDate && s.trialEndDate.getTime() > now.getTime(),

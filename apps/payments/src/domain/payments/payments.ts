@@ -150,7 +150,8 @@ export class Payments {
       payload,
       returnUrl: input.returnUrl,
       hasSubscription: input.hasSubscription,
-      savePaymentMethod: input.savePaymentMethod,
+      // The shopper's choice at checkout (`payment_payload.save_payment_method: true`), or the caller's.
+      savePaymentMethod: input.savePaymentMethod || payload.save_payment_method === true,
     };
     const runGateway = async () => view.gateway.processPayment(request, this.environment(view, input.customerId, await this.deps.site.siteUrl()));
     // A gateway that settles locally runs first, so its attempt is written once, with the outcome (a

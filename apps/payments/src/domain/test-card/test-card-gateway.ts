@@ -45,6 +45,9 @@ export function cardDeclined(reason: string): DomainError {
  * step at `/shop/v1/test-card/authorize`); payment and setup intents,
  * refunds and saved-card tokens behave as a real processor's would.
  */
+
+/** Brands accepted until an admin chooses (`card_brands`). */
+const DEFAULT_BRANDS = ['visa', 'mastercard'];
 export class TestCardGateway implements PaymentGateway {
   readonly id = 'test_card';
   readonly title = 'Credit card (test)';
@@ -86,7 +89,7 @@ export class TestCardGateway implements PaymentGateway {
       id: 'card_brands',
       type: 'multiselect',
       title: 'Accepted brands',
-      default: ['visa', 'mastercard'],
+      default: DEFAULT_BRANDS,
       options: { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' },
     },
   ];
@@ -170,8 +173,20 @@ export class TestCardGateway implements PaymentGateway {
     await this.cardOf(payload, env);
   }
 
-  /** The card of a payload: raw card details, a saved token or a confirmed setup intent. */
+  /** The card of a payload, of a brand the settings accept (`card_brands`; empty or unset: the default). */
   private async cardOf(payload: Record<string, unknown>, env: GatewayEnvironment, allowToken = true): Promise<CardSummary> {
+    const card = await this.anyCardOf(payload, env, allowToken);
+    const setting = env.settings.card_brands;
+    const accepted = Array.isArray(setting) && setting.length ? setting : DEFAULT_BRANDS;
+    // A number of no known brand is left to the processor (it declines it).
+    if (card.brand !== 'unknown' && !accepted.includes(card.brand)) {
+      throw invalidParams({ 'payment_payload.card_number': `${card.brand} cards are not accepted; use ${accepted.join(' or ')}.` });
+    }
+    return card;
+  }
+
+  /** The card of a payload: raw card details, a saved token or a confirmed setup intent. */
+  private async anyCardOf(payload: Record<string, unknown>, env: GatewayEnvironment, allowToken: boolean): Promise<CardSummary> {
     if (payload.card_number !== undefined) return readCard(payload);
     if (allowToken && payload.token_id !== undefined) {
       const tokenId = payload.token_id;
