@@ -15,7 +15,7 @@ import { activityLoggedShortcut, onActivityLogged } from './events/activity';
 import type { EmailConsumer } from './events/email-consumer';
 import { onCustomerCreated, onErasureRequested, onPasswordResetRequested } from './events/customer-emails';
 import { onEmailPreferencesChanged } from './events/email-preferences';
-import { onOrderCancelled, onOrderPaid, onOrderPlaced, onOrderRefunded, onOrderStatusChanged } from './events/order-emails';
+import { onOrderCancelled, onOrderPlaced, onOrderRefunded, onOrderStatusChanged } from './events/order-emails';
 import { activityLogHandlers } from './grpc/activity-log.handlers';
 import { emailLogHandlers } from './grpc/email-log.handlers';
 import { createMailer } from './mail/smtp-mailer';
@@ -59,7 +59,6 @@ export const notificationsService = defineService({
     // Added to running systems (session 10): it starts with new events, or the week of status changes the
     // stream retains would announce again orders order_placed already announced.
     consumeEmails('notifications.order_status_email', OrderEvents.orderStatusChanged, onOrderStatusChanged(domain), 'new');
-    consumeEmails('notifications.order_paid_email', OrderEvents.orderPaid, onOrderPaid(domain));
     consumeEmails('notifications.order_cancelled_email', OrderEvents.orderCancelled, onOrderCancelled(domain));
     consumeEmails('notifications.order_refunded_email', OrderEvents.orderRefunded, onOrderRefunded(domain));
     const preferences = onEmailPreferencesChanged(domain);

@@ -113,7 +113,7 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
 });
 
 describe('order emails', () => {
-  it('sends order received to the customer and new order to the store admin once the placement succeeds; paid, cancelled, refunded', async () => {
+  it('sends order received to the customer and new order to the store admin once the placement succeeds (one mail, paid or not); cancelled, refunded', async () => {
     const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00', tax: '0' }];
     const base = { orderId: 9001, customerId: 0, currency: 'USD', billingEmail: 'olga@example.com', billingFirstName: 'Olga', orderKey: 'k' };
     const placed = { status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date() };
@@ -132,17 +132,14 @@ describe('order emails', () => {
     });
     await publishEvent(events, OrderEvents.orderPlaced, { ...base, ...placed });
     await publishEvent(events, OrderEvents.orderStatusChanged, changed(9001, 'olga@example.com', 'pending_payment', 'processing'));
-    await publishEvent(events, OrderEvents.orderPaid, {
-      ...base, total: '20.00', subtotal: '20.00', discountTotal: '0', shippingTotal: '0', totalTax: '0', lines, couponCodes: [],
-      reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'processing', paidAt: new Date(),
-    });
     await publishEvent(events, OrderEvents.orderCancelled, {
       ...base, reservationId: '', lines, couponCodes: [], wasPaid: true, total: '20.00', previousStatus: 'processing',
     });
     await publishEvent(events, OrderEvents.orderRefunded, { ...base, amount: '20.00', full: true, reason: 'Broken' });
-    const mails = await until(() => smtp.to('olga@example.com').length >= 4 && smtp.to('olga@example.com'));
+    const mails = await until(() => smtp.to('olga@example.com').length >= 3 && smtp.to('olga@example.com'));
     expect(mails.map((m) => m.subject).join('|')).toMatch(/received/);
-    expect(mails.map((m) => m.subject).join('|')).toMatch(/Payment received/);
+    // Paid at once: the announcement is the one mail (no separate "payment received").
+    expect(mails.map((m) => m.subject).join('|')).not.toMatch(/Payment received/);
     expect(mails.map((m) => m.subject).join('|')).toMatch(/cancelled/);
     expect(mails.map((m) => m.subject).join('|')).toMatch(/refunded/);
     const received = mails.find((m) => /received/.test(m.subject))!;
@@ -152,7 +149,21 @@ describe('order emails', () => {
     expect(adminMail.text).toContain('20.00 USD');
     expect(mails.filter((m) => /received/.test(m.subject) && !/Payment/.test(m.subject))).toHaveLength(1);
     expect(smtp.to('declined@example.com')).toHaveLength(0);
-    expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(0);
+    // The admin hears of the failed payment (nothing else of 9002) and of the placed order cancelled.
+    const failed = await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('#9002')));
+    expect(failed.subject).toMatch(/failed/);
+    expect(failed.text).toContain('pending_payment');
+    await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('Order #9001 has been cancelled')));
+    expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(1);
+
+    // A bank transfer: announced on hold, then "payment received" when paid, then "complete".
+    const bacs = { ...base, orderId: 9003, billingEmail: 'bea@example.com' };
+    await publishEvent(events, OrderEvents.orderPlaced, { ...bacs, ...placed, paymentMethod: 'bacs' });
+    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'pending_payment', 'on_hold'));
+    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'on_hold', 'processing'));
+    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'processing', 'completed'));
+    const bea = await until(() => smtp.to('bea@example.com').length >= 3 && smtp.to('bea@example.com'));
+    expect(bea.map((m) => m.subject)).toEqual([expect.stringMatching(/order #9003 has been received/), 'Payment received for order #9003', 'Your order #9003 is complete']);
   });
 
   it('announces an order once, however often its status moves back and placed again', async () => {
@@ -202,30 +213,23 @@ describe("a customer's order_email preference", () => {
       expect((await zoe.put('/shop/v1/me/notifications', { order_email: false })).body.order_email).toBe(false);
       await until(async () => (await choice()) === false);
       const lines = [{ productId: 1, variationId: 0, quantity: 1, priceId: 1, lineId: 1, downloadable: false, name: 'Mug', total: '10.00', tax: '0' }];
-      const paid = (orderId: number) => ({
-        orderId, customerId: zoeId, currency: 'USD', billingEmail: 'zoe@example.com', billingFirstName: 'Zoe', orderKey: 'k',
-        total: '10.00', subtotal: '10.00', discountTotal: '0', shippingTotal: '0', totalTax: '0', lines, couponCodes: [],
-        reservationId: '', paymentMethod: 'cod', transactionId: '', status: 'processing', paidAt: new Date(),
-      });
       const changed = (orderId: number) => ({
         orderId, fromStatus: 'pending_payment', toStatus: 'processing', byUserId: 0, changedAt: new Date(), billingEmail: 'zoe@example.com',
         billingFirstName: 'Zoe', total: '10.00', currency: 'USD', paymentMethod: 'cod', lines, customerId: zoeId,
       });
       await publishEvent(events, OrderEvents.orderStatusChanged, changed(9301));
-      await publishEvent(events, OrderEvents.orderPaid, paid(9301));
       await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('New order #9301')));
 
       expect((await zoe.put('/shop/v1/me/notifications', { order_email: true })).body.order_email).toBe(true);
       await until(async () => (await choice()) === true);
       await publishEvent(events, OrderEvents.orderStatusChanged, changed(9302));
-      await publishEvent(events, OrderEvents.orderPaid, paid(9302));
       const about = (m: { subject: string; text: string }, id: string) => m.subject.includes(id) || m.text.includes(id);
       const mails = await until(() => {
         const orderMails = smtp.to('zoe@example.com').filter((m) => about(m, '9302'));
-        return orderMails.length >= 2 && orderMails;
+        return orderMails.length >= 1 && orderMails;
       });
       expect(mails.map((m) => m.subject).join('|')).toMatch(/received/);
-      // Nothing about 9301: its order-received and payment emails were never sent (nor logged).
+      // Nothing about 9301: its order-received email was never sent (nor logged).
       expect(smtp.to('zoe@example.com').filter((m) => about(m, '9301'))).toEqual([]);
       expect((await emailLogs()).filter((e) => e.to === 'zoe@example.com' && (e.subject.includes('9301') || e.body.includes('9301')))).toEqual([]);
     } finally {
@@ -235,19 +239,19 @@ describe("a customer's order_email preference", () => {
 });
 
 describe('email consumers under redelivery', () => {
+  // A bank transfer paid: one "payment received" email per event.
   const paid = (orderId: number, billingEmail: string) => ({
-    orderId, customerId: 0, currency: 'USD', billingEmail, billingFirstName: 'Rita', orderKey: 'k', total: '5.00', subtotal: '5.00',
-    discountTotal: '0', shippingTotal: '0', totalTax: '0', lines: [], couponCodes: [], reservationId: '', paymentMethod: 'cod',
-    transactionId: '', status: 'processing', paidAt: new Date(),
+    orderId, fromStatus: 'on_hold', toStatus: 'processing', byUserId: 0, changedAt: new Date(), billingEmail, billingFirstName: 'Rita',
+    total: '5.00', currency: 'USD', paymentMethod: 'bacs', lines: [], customerId: 0,
   });
 
   it("sends an event's emails once, however often it is delivered; a failed send is logged once, as failed", async () => {
     // Delivered, then redelivered (same event id, new broker message), then a later event of the same consumer.
-    const sent = await publishEvent(events, OrderEvents.orderPaid, paid(9101, 'twice@example.com'));
-    await publishEvent(events, OrderEvents.orderPaid, paid(9101, 'twice@example.com'), sent);
-    const rejected = await publishEvent(events, OrderEvents.orderPaid, paid(9102, 'reject-twice@example.com'));
-    await publishEvent(events, OrderEvents.orderPaid, paid(9102, 'reject-twice@example.com'), rejected);
-    await publishEvent(events, OrderEvents.orderPaid, paid(9103, 'after@example.com'));
+    const sent = await publishEvent(events, OrderEvents.orderStatusChanged, paid(9101, 'twice@example.com'));
+    await publishEvent(events, OrderEvents.orderStatusChanged, paid(9101, 'twice@example.com'), sent);
+    const rejected = await publishEvent(events, OrderEvents.orderStatusChanged, paid(9102, 'reject-twice@example.com'));
+    await publishEvent(events, OrderEvents.orderStatusChanged, paid(9102, 'reject-twice@example.com'), rejected);
+    await publishEvent(events, OrderEvents.orderStatusChanged, paid(9103, 'after@example.com'));
     await until(() => smtp.to('after@example.com').length === 1);
     expect(smtp.to('twice@example.com')).toHaveLength(1);
     expect((await emailLogs('&search=twice@example.com')).map((e) => [e.to, e.status]).sort()).toEqual([

@@ -28,7 +28,7 @@ const FIELDS = {
 };
 /** The services that consume `order_paid` (each has one durable consumer for it). */
 const PRODUCT_ROUTE = '/shop/v1/shop_product/:id';
-const ORDER_PAID_CONSUMERS = ['cart', 'catalog', 'customers', 'fulfillment', 'notifications'];
+const ORDER_PAID_CONSUMERS = ['cart', 'catalog', 'customers', 'fulfillment'];
 
 beforeAll(async () => {
   receiver = await OtlpReceiver.start();

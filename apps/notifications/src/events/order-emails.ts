@@ -46,13 +46,28 @@ export function onOrderPlaced(domain: NotificationsDomain) {
   return emailConsumer<orders.OrderPlaced>(domain, (o, site) => (PLACED.has(o.status) ? placedEmails(domain, site, o) : []));
 }
 
-/** orders.order_status_changed: an order leaving "being placed" for "placed" (paid, or on hold) is announced. */
+/**
+ * orders.order_status_changed, as the host platform's order emails: an order
+ * leaving "being placed" for "placed" (paid, or on hold) is announced; one on
+ * hold that is paid gets "payment received" (a placement paid at once gets
+ * only the announcement); a completed one "order complete"; the admin hears of
+ * an order whose payment failed (from pending or on hold).
+ */
 export function onOrderStatusChanged(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderStatusChanged>(domain, (o, site) =>
+  return emailConsumer<orders.OrderStatusChanged>(domain, (o, site) => {
     // An event without the order's figures comes from an orders service older than these emails: its
     // order was announced at order_placed.
-    BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus) && o.total ? placedEmails(domain, site, o) : [],
-  );
+    if (!o.total) return [];
+    const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod, previous_status: o.fromStatus };
+    const emails: EmailRequest[] = [];
+    if (BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus)) emails.push(...placedEmails(domain, site, o));
+    if (o.fromStatus === 'on_hold' && o.toStatus === 'processing') emails.push(...toBuyer(o, 'order_paid', vars));
+    if (o.toStatus === 'completed') emails.push(...toBuyer(o, 'order_completed', vars));
+    if (o.toStatus === 'failed' && (o.fromStatus === 'pending_payment' || o.fromStatus === 'on_hold')) {
+      emails.push({ type: 'admin_order_failed', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars });
+    }
+    return emails;
+  });
 }
 
 /** The variables every email about an order has. */
@@ -74,12 +89,6 @@ function toBuyer(o: { billingEmail: string; customerId: number }, type: EmailTyp
   return o.billingEmail ? [{ type, to: o.billingEmail, vars, orderEmailOf: Number(o.customerId) }] : [];
 }
 
-export function onOrderPaid(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderPaid>(domain, (o, site) =>
-    toBuyer(o, 'order_paid', { ...orderVars(site, o), total: o.total, items: itemsText(o.lines) }),
-  );
-}
-
 /**
  * A placed order (on hold, processing, completed) that is cancelled is told to
  * its buyer; one cancelled while still being placed (pending payment, failed:
@@ -87,9 +96,11 @@ export function onOrderPaid(domain: NotificationsDomain) {
  * either (as the host platform's cancelled-order email, from on-hold or processing only).
  */
 export function onOrderCancelled(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderCancelled>(domain, (o, site) =>
-    PLACED.has(o.previousStatus) ? toBuyer(o, 'order_cancelled', { ...orderVars(site, o), total: o.total }) : [],
-  );
+  return emailConsumer<orders.OrderCancelled>(domain, (o, site) => {
+    if (!PLACED.has(o.previousStatus)) return [];
+    const vars = { ...orderVars(site, o), total: o.total, previous_status: o.previousStatus };
+    return [...toBuyer(o, 'order_cancelled', vars), { type: 'admin_order_cancelled', to: domain.deps.config.SHOP_ADMIN_EMAIL, vars }];
+  });
 }
 
 export function onOrderRefunded(domain: NotificationsDomain) {

@@ -5,9 +5,12 @@ export const EMAIL_TYPES = {
   erasure_requested: 'Personal data erasure request',
   order_received: 'Order received',
   order_paid: 'Order paid',
+  order_completed: 'Order completed',
   order_cancelled: 'Order cancelled',
   order_refunded: 'Order refunded',
   admin_new_order: 'New order (store admin)',
+  admin_order_failed: 'Failed order (store admin)',
+  admin_order_cancelled: 'Cancelled order (store admin)',
 } as const;
 export type EmailType = keyof typeof EMAIL_TYPES;
 
