@@ -9,6 +9,8 @@ export const NotificationsConfigSchema = Type.Object({
   SHOP_ADMIN_EMAIL: Type.String({ minLength: 3, default: 'admin@example.test' }),
   /** Where the store's site URL and name come from (`PATCH /platform/v1/settings`). */
   CUSTOMERS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where gateways' payment instructions come from (order emails); unset: emails carry none. */
+  PAYMENTS_GRPC_ADDR: Type.Optional(Type.String({ minLength: 1 })),
   /** Used only while customers cannot be asked (or is not configured). */
   SHOP_SITE_URL: Type.String({ default: 'http://127.0.0.1:8080' }),
   SHOP_STORE_NAME: Type.String({ default: 'Storefront' }),

@@ -7,6 +7,8 @@ import { notifications } from '@storefront/proto/notifications';
 import type { EventType } from '@storefront/events';
 import { anonymousCaller, bindClient, SiteSettingsReader } from '@storefront/grpc-client';
 import { customers as customersApi } from '@storefront/proto/customers';
+import { payments as paymentsApi } from '@storefront/proto/payments';
+import { PaymentInstructions } from './grpc/ports/payment-instructions';
 import { defineService } from '@storefront/service-kit';
 import { NotificationsConfigSchema } from './config';
 import { createNotificationsDomain } from './domain';
@@ -45,7 +47,20 @@ export const notificationsService = defineService({
     );
     // An admin's new site URL or store name is in the next email (a broadcast: a cache needs no inbox).
     const stopWatchingSite = ctx.transport.subscribe(ctx.transport.subjectFor(CustomerEvents.siteSettingsUpdated.subject), () => site.invalidate());
-    const domain = createNotificationsDomain({ db: ctx.db, config, mailer, templates, site, logger, now: () => new Date() });
+    const paymentsClient = config.PAYMENTS_GRPC_ADDR ? bindClient(ctx.connect('payments', config.PAYMENTS_GRPC_ADDR), paymentsApi.PaymentServiceService) : undefined;
+    const paymentInstructions = new PaymentInstructions(
+      paymentsClient && (async (gatewayId) => (await paymentsClient.getPaymentInstructions({ gatewayId }, anonymousCaller('notifications'))).text),
+    );
+    const domain = createNotificationsDomain({
+      db: ctx.db,
+      config,
+      mailer,
+      templates,
+      site,
+      paymentInstructions: (gatewayId) => paymentInstructions.of(gatewayId),
+      logger,
+      now: () => new Date(),
+    });
     ctx.addGrpcService(notifications.EmailLogServiceService, emailLogHandlers(domain));
     ctx.addGrpcService(notifications.ActivityLogServiceService, activityLogHandlers(domain));
 

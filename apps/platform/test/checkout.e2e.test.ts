@@ -71,8 +71,16 @@ describe('POST /checkout/place', () => {
     expect(cod.body.paid_status).toBe('paid');
     await waitFor(async () => (await reservationOf(cod.body.order_id)) === 'committed', 15_000, 100);
     const bacs = await place(await shopper(), { payment_method: 'bacs' });
-    expect(bacs.body).toMatchObject({ status: 'on_hold', paid_status: 'unpaid' });
+    expect(bacs.body).toMatchObject({ status: 'on_hold', paid_status: 'unpaid', message: 'Awaiting bank transfer.' });
     expect(await reservationOf(bacs.body.order_id)).toBe('committed');
+    // With instructions and an account set, the answer's message (the thank-you page) says how to pay.
+    await admin.patch('/shop/v1/settings/payment-gateways', { config: { bacs: { instructions: 'Pay within 7 days.', iban: 'DE89 3704 0044 0532 0130 00' } } });
+    try {
+      const told = await place(await shopper(), { payment_method: 'bacs' });
+      expect(told.body.message).toBe('Pay within 7 days.\n\nOur bank details:\nIBAN: DE89 3704 0044 0532 0130 00');
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { bacs: { instructions: '', iban: '' } } });
+    }
   });
 
   it('a cancelled order gives its units back (catalog restocks on order_cancelled)', async () => {

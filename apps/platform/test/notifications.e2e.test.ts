@@ -156,14 +156,26 @@ describe('order emails', () => {
     await until(() => smtp.to(ADMIN.email).find((m) => m.subject.includes('Order #9001 has been cancelled')));
     expect(smtp.to(ADMIN.email).filter((m) => m.subject.includes('#9002'))).toHaveLength(1);
 
-    // A bank transfer: announced on hold, then "payment received" when paid, then "complete".
+    // A bank transfer: announced on hold with how to pay (the gateway's instructions and account), then
+    // "payment received" when paid, then "complete".
+    const settings = await admin.patch('/shop/v1/settings/payment-gateways', {
+      config: { bacs: { instructions: 'Pay within 7 days.\nUse the order number as the reference.', account_name: 'Shop & Co', iban: 'DE89 3704 0044 0532 0130 00' } },
+    });
+    expect(settings.status).toBe(200);
     const bacs = { ...base, orderId: 9003, billingEmail: 'bea@example.com' };
     await publishEvent(events, OrderEvents.orderPlaced, { ...bacs, ...placed, paymentMethod: 'bacs' });
-    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'pending_payment', 'on_hold'));
-    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'on_hold', 'processing'));
-    await publishEvent(events, OrderEvents.orderStatusChanged, changed(9003, 'bea@example.com', 'processing', 'completed'));
+    for (const [from, to] of [['pending_payment', 'on_hold'], ['on_hold', 'processing'], ['processing', 'completed']]) {
+      await publishEvent(events, OrderEvents.orderStatusChanged, { ...changed(9003, 'bea@example.com', from, to), paymentMethod: 'bacs' });
+    }
     const bea = await until(() => smtp.to('bea@example.com').length >= 3 && smtp.to('bea@example.com'));
     expect(bea.map((m) => m.subject)).toEqual([expect.stringMatching(/order #9003 has been received/), 'Payment received for order #9003', 'Your order #9003 is complete']);
+    // Their lines kept (the admin wrote them), in the text part and as <br> in the escaped HTML part.
+    expect(bea[0].text.replace(/\r/g, '')).toContain(
+      'Pay within 7 days.\nUse the order number as the reference.\n\nOur bank details:\nAccount name: Shop & Co\nIBAN: DE89 3704 0044 0532 0130 00',
+    );
+    expect(bea[0].html).toContain('Account name: Shop &amp; Co<br>');
+    // A card or cash order paid at once carries no instructions.
+    expect(mails.find((m) => /received/.test(m.subject))!.text).not.toContain('bank details');
   });
 
   it('announces an order once, however often its status moves back and placed again', async () => {

@@ -13,6 +13,8 @@ export interface NotificationsDeps {
   templates: TemplateStore;
   /** The store's site URL and name as an admin set them (the source of every link and footer). */
   site: { read(): Promise<SiteSettingsSnapshot> };
+  /** What a customer is told to do to pay with a gateway (payments; "" for nothing). */
+  paymentInstructions(gatewayId: string): Promise<string>;
   logger: Logger;
   now(): Date;
 }

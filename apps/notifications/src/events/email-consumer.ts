@@ -20,14 +20,14 @@ export interface EmailConsumer<T> {
  */
 export function emailConsumer<T>(
   domain: NotificationsDomain,
-  emailsOf: (payload: T, site: SiteSettingsSnapshot) => EmailRequest[],
+  emailsOf: (payload: T, site: SiteSettingsSnapshot) => EmailRequest[] | Promise<EmailRequest[]>,
 ): EmailConsumer<T> {
   // What the shortcut's sending did, for the handler: it runs inside the inbox transaction, where
   // rendering (a site-settings read, gRPC on a cold cache) or sending must not happen.
   const failed = new WeakMap<EventEnvelope<T>, Delivery>();
   return {
     shortcut: async (envelope, consumer) => {
-      const emails = await domain.emails.wanted(emailsOf(envelope.payload, await domain.deps.site.read()));
+      const emails = await domain.emails.wanted(await emailsOf(envelope.payload, await domain.deps.site.read()));
       // Nothing to send (no address, or the customer wants no order emails).
       if (!emails.length) return true;
       const delivery = await domain.emails.sendOnce(emails, { consumer, eventId: envelope.id });

@@ -26,8 +26,10 @@ const PLACED = new Set(['on_hold', 'processing', 'completed']);
  * hold, then failed or pending, then on hold or paid again) is not announced
  * a second time.
  */
-function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o: PlacedOrderFacts): EmailRequest[] {
-  const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod };
+async function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o: PlacedOrderFacts): Promise<EmailRequest[]> {
+  // How to pay (a bank transfer's account details), for the buyer of an order not paid yet.
+  const instructions = o.status === 'on_hold' ? await domain.deps.paymentInstructions(o.paymentMethod) : '';
+  const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod, payment_instructions: instructions };
   const once = (type: EmailType) => `${type}:${o.orderId}`;
   return [
     ...toBuyer(o, 'order_received', vars).map((e) => ({ ...e, onceKey: once('order_received') })),
@@ -35,7 +37,10 @@ function placedEmails(domain: NotificationsDomain, site: SiteSettingsSnapshot, o
   ];
 }
 
-type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'customerId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'>;
+type PlacedOrderFacts = Pick<orders.OrderPlaced, 'orderId' | 'customerId' | 'billingEmail' | 'billingFirstName' | 'currency' | 'total' | 'lines' | 'paymentMethod'> & {
+  /** The order's status now (on hold: its payment is still to be made). */
+  status: string;
+};
 
 /**
  * orders.order_placed: an order created already placed (an admin's, on hold or
@@ -54,13 +59,13 @@ export function onOrderPlaced(domain: NotificationsDomain) {
  * an order whose payment failed (from pending or on hold).
  */
 export function onOrderStatusChanged(domain: NotificationsDomain) {
-  return emailConsumer<orders.OrderStatusChanged>(domain, (o, site) => {
+  return emailConsumer<orders.OrderStatusChanged>(domain, async (o, site) => {
     // An event without the order's figures comes from an orders service older than these emails: its
     // order was announced at order_placed.
     if (!o.total) return [];
     const vars = { ...orderVars(site, o), total: o.total, items: itemsText(o.lines), payment_method: o.paymentMethod, previous_status: o.fromStatus };
     const emails: EmailRequest[] = [];
-    if (BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus)) emails.push(...placedEmails(domain, site, o));
+    if (BEING_PLACED.has(o.fromStatus) && PLACED.has(o.toStatus)) emails.push(...(await placedEmails(domain, site, { ...o, status: o.toStatus })));
     if (o.fromStatus === 'on_hold' && o.toStatus === 'processing') emails.push(...toBuyer(o, 'order_paid', vars));
     if (o.toStatus === 'completed') emails.push(...toBuyer(o, 'order_completed', vars));
     if (o.toStatus === 'failed' && (o.fromStatus === 'pending_payment' || o.fromStatus === 'on_hold')) {

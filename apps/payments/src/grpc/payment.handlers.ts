@@ -40,5 +40,8 @@ export function paymentHandlers(
     async refund(req) {
       return { refundId: await domain.payments.refund(req) };
     },
+    async getPaymentInstructions(req) {
+      return { text: await domain.catalog.paymentInstructions(req.gatewayId) };
+    },
   };
 }

@@ -21,9 +21,12 @@ export function escapeText(value: string): string {
   return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 }
 
-function fill(template: string, vars: Record<string, string>, escape: (v: string) => string): string {
-  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (_, name: string) => escape(vars[name] ?? ''));
+function fill(template: string, vars: Record<string, string>, escape: (v: string, name: string) => string): string {
+  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (_, name: string) => escape(vars[name] ?? '', name));
 }
+
+/** Blocks an admin writes (a gateway's payment instructions), never a customer's value: they keep their lines. */
+const MULTI_LINE = new Set(['payment_instructions']);
 
 /**
  * Renders a template; every value is escaped for the part it lands in, and
@@ -34,8 +37,8 @@ export function renderTemplate(template: Template, vars: Record<string, string>)
   const oneLine = (v: string) => escapeText(v).replace(/[\r\n]+/g, ' ');
   return {
     subject: fill(template.subject.trim(), vars, oneLine),
-    html: fill(template.html, vars, escapeHtml),
-    text: fill(template.text, vars, oneLine),
+    html: fill(template.html, vars, (v, name) => (MULTI_LINE.has(name) ? escapeHtml(v).replace(/\n/g, '<br>\n') : escapeHtml(v))),
+    text: fill(template.text, vars, (v, name) => (MULTI_LINE.has(name) ? escapeText(v) : oneLine(v))),
   };
 }
 

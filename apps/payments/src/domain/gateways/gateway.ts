@@ -170,6 +170,8 @@ export interface PaymentGateway {
   readonly verifyConfig: boolean;
   /** Publishable key shown to clients ("" for none). */
   publishableKey?(settings: GatewaySettings): string;
+  /** What a customer is told to do to pay (plain text, "" for nothing): emails and the thank-you page. */
+  paymentInstructions?(settings: GatewaySettings): string;
   /**
    * Its processPayment decides without calling anything outside this process
    * (cash on delivery, bank transfer): there is no charge that a crash could

@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayFeature, PaymentGateway, PaymentResult, SettingsField } from './gateway';
+import type { GatewayEnvironment, GatewayFeature, GatewaySettings, PaymentGateway, PaymentRequest, PaymentResult, SettingsField } from './gateway';
 
 const COMMON_FIELDS: SettingsField[] = [
   { id: 'title', type: 'safe_text', title: 'Title', description: 'What the customer sees at checkout.' },
   { id: 'description', type: 'textarea', title: 'Description', description: 'Shown under the title at checkout.' },
   { id: 'instructions', type: 'textarea', title: 'Instructions', description: 'Added to the thank-you page and emails.', default: '' },
+];
+
+/** The stored `instructions` setting, trimmed. */
+function instructionsOf(settings: GatewaySettings): string {
+  return typeof settings.instructions === 'string' ? settings.instructions.trim() : '';
+}
+
+const BANK_FIELDS: ReadonlyArray<[string, string]> = [
+  ['account_name', 'Account name'],
+  ['account_number', 'Account number'],
+  ['sort_code', 'Sort code'],
+  ['iban', 'IBAN'],
+  ['bic', 'BIC / Swift'],
 ];
 
 function offlineResult(outcome: 'paid' | 'on_hold', message: string): PaymentResult {
@@ -45,8 +58,13 @@ export class CashOnDeliveryGateway implements PaymentGateway {
     },
   ];
 
-  async processPayment(): Promise<PaymentResult> {
-    return { ...offlineResult('paid', 'Pay with cash upon delivery.'), transactionId: `cod_${randomUUID()}` };
+  // The result's message is what the thank-you page shows: the instructions when the shop wrote some.
+  async processPayment(_request: PaymentRequest, env: GatewayEnvironment): Promise<PaymentResult> {
+    return { ...offlineResult('paid', this.paymentInstructions(env.settings) || 'Pay with cash upon delivery.'), transactionId: `cod_${randomUUID()}` };
+  }
+
+  paymentInstructions(settings: GatewaySettings): string {
+    return instructionsOf(settings);
   }
 }
 
@@ -75,7 +93,16 @@ export class BankTransferGateway implements PaymentGateway {
     { id: 'bic', type: 'text', title: 'BIC / Swift', default: '' },
   ];
 
-  async processPayment(): Promise<PaymentResult> {
-    return offlineResult('on_hold', 'Awaiting bank transfer.');
+  async processPayment(_request: PaymentRequest, env: GatewayEnvironment): Promise<PaymentResult> {
+    return offlineResult('on_hold', this.paymentInstructions(env.settings) || 'Awaiting bank transfer.');
+  }
+
+  /** The instructions, then the account to pay into (the fields set), as the host platform's thank-you page and emails. */
+  paymentInstructions(settings: GatewaySettings): string {
+    const account = BANK_FIELDS.flatMap(([id, label]) => {
+      const value = typeof settings[id] === 'string' ? (settings[id] as string).trim() : '';
+      return value ? [`${label}: ${value}`] : [];
+    });
+    return [instructionsOf(settings), account.length ? ['Our bank details:', ...account].join('\n') : ''].filter(Boolean).join('\n\n');
   }
 }

@@ -8,6 +8,15 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { handleUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 
+export interface GetPaymentInstructionsRequest {
+  gatewayId: string;
+}
+
+export interface GetPaymentInstructionsResponse {
+  /** Plain text, lines separated by "\n". */
+  text: string;
+}
+
 export interface GatewaySummary {
   id: string;
   title: string;
@@ -123,6 +132,116 @@ export interface RefundRequest {
 export interface RefundResponse {
   refundId: string;
 }
+
+function createBaseGetPaymentInstructionsRequest(): GetPaymentInstructionsRequest {
+  return { gatewayId: "" };
+}
+
+export const GetPaymentInstructionsRequest: MessageFns<GetPaymentInstructionsRequest> = {
+  encode(message: GetPaymentInstructionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gatewayId !== "") {
+      writer.uint32(10).string(message.gatewayId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentInstructionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentInstructionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gatewayId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetPaymentInstructionsRequest>): GetPaymentInstructionsRequest {
+    return GetPaymentInstructionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentInstructionsRequest>): GetPaymentInstructionsRequest {
+    const message = createBaseGetPaymentInstructionsRequest();
+    message.gatewayId = object.gatewayId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPaymentInstructionsResponse(): GetPaymentInstructionsResponse {
+  return { text: "" };
+}
+
+export const GetPaymentInstructionsResponse: MessageFns<GetPaymentInstructionsResponse> = {
+  encode(message: GetPaymentInstructionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaymentInstructionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaymentInstructionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetPaymentInstructionsResponse>): GetPaymentInstructionsResponse {
+    return GetPaymentInstructionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPaymentInstructionsResponse>): GetPaymentInstructionsResponse {
+    const message = createBaseGetPaymentInstructionsResponse();
+    message.text = object.text ?? "";
+    return message;
+  },
+};
 
 function createBaseGatewaySummary(): GatewaySummary {
   return {
@@ -1422,6 +1541,23 @@ export const PaymentServiceService = {
     responseSerialize: (value: RefundResponse): Buffer => Buffer.from(RefundResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RefundResponse => RefundResponse.decode(value),
   },
+  /**
+   * What the customer is told to do to pay with a gateway (its instructions
+   * setting; a bank transfer's account details): for order emails and the
+   * thank-you page. "" when it has none or the gateway is unknown.
+   */
+  getPaymentInstructions: {
+    path: "/shop.payments.v1.PaymentService/GetPaymentInstructions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPaymentInstructionsRequest): Buffer =>
+      Buffer.from(GetPaymentInstructionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPaymentInstructionsRequest => GetPaymentInstructionsRequest.decode(value),
+    responseSerialize: (value: GetPaymentInstructionsResponse): Buffer =>
+      Buffer.from(GetPaymentInstructionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPaymentInstructionsResponse =>
+      GetPaymentInstructionsResponse.decode(value),
+  },
 } as const;
 
 export interface PaymentServiceServer extends UntypedServiceImplementation {
@@ -1454,6 +1590,12 @@ export interface PaymentServiceServer extends UntypedServiceImplementation {
    * shop_order_refund_unsupported when it cannot refund.
    */
   refund: handleUnaryCall<RefundRequest, RefundResponse>;
+  /**
+   * What the customer is told to do to pay with a gateway (its instructions
+   * setting; a bank transfer's account details): for order emails and the
+   * thank-you page. "" when it has none or the gateway is unknown.
+   */
+  getPaymentInstructions: handleUnaryCall<GetPaymentInstructionsRequest, GetPaymentInstructionsResponse>;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
