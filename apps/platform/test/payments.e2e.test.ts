@@ -496,6 +496,8 @@ describe('me/menu', () => {
     try {
       expect(await ids(alice)).not.toContain('payment-methods');
       expectError(await addCard(alice), 422, 'shop_payment_methods_unsupported');
+      // Nor a setup intent: the card it confirms could never be saved.
+      expectError(await alice.post('/shop/v1/payment-methods/setup-intent', { payment_method: 'test_card' }), 422, 'shop_payment_methods_unsupported');
       const all = await admin.get('/shop/v1/payment/all');
       expect(all.body.find((g: { id: string }) => g.id === 'test_card')).toMatchObject({ saved_cards: false });
     } finally {

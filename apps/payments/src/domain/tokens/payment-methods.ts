@@ -163,6 +163,8 @@ export class PaymentMethods {
       ? (await this.catalog.views()).find((v) => v.gateway.id === CARD_GATEWAY_ID)
       : undefined;
     if (!view || !view.enabled) throw cardGatewayInactive();
+    // Saved cards switched off: the card a setup intent confirms could never be saved (as POST /payment-methods).
+    if (!view.savedCards) throw paymentMethodsUnsupported();
     const intent = await this.payments.createIntent({
       gatewayId: CARD_GATEWAY_ID,
       orderId: 0,
