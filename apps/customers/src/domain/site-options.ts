@@ -66,19 +66,21 @@ export async function writeSiteOptions(
   return next;
 }
 
+/** An http(s) address with a host. */
+const WEB_ADDRESS = /^https?:\/\/[^\s/]+/;
 /** ISO 4217 codes in use (the runtime's ICU list). */
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 function validate(patch: Partial<SiteOptions>): void {
   const problems: Record<string, string> = {};
-  if (patch.site_url !== undefined && !/^https?:\/\/[^\s/]+/.test(patch.site_url)) {
+  if (patch.site_url !== undefined && !WEB_ADDRESS.test(patch.site_url)) {
     problems.site_url = 'site_url must be an http(s) URL.';
   }
   if (patch.currency !== undefined && !ISO_CURRENCIES.has(patch.currency)) {
     problems.currency = 'currency must be an ISO 4217 code (USD, EUR, ...).';
   }
   // Shown on pages and in emails: a web address only (never javascript: or data:).
-  if (patch.logo_url !== undefined && patch.logo_url !== '' && !/^https?:\/\/[^\s/]+/.test(patch.logo_url)) {
+  if (patch.logo_url !== undefined && patch.logo_url !== '' && !WEB_ADDRESS.test(patch.logo_url)) {
     problems.logo_url = 'logo_url must be an http(s) URL or empty.';
   }
   if (patch.store_name !== undefined && !patch.store_name.trim()) problems.store_name = 'store_name cannot be empty.';

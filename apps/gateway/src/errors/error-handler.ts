@@ -2,10 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError, isReplayedError, toErrorBody } from '@storefront/errors';
 import { validationError } from './validation-errors';
 
-/** Sends the spec's error object; `data.status` equals the HTTP status. */
 /** The host platform's answer to a URL and method no route serves. */
 export const noRoute = () => new DomainError('rest_no_route', 404, 'No route was found matching the URL and request method.');
 
+/** Sends the spec's error object; `data.status` equals the HTTP status. */
 export function sendError(reply: FastifyReply, err: DomainError, request?: FastifyRequest): FastifyReply {
   const retryAfter = err.data.retry_after;
   if (err.status === 429 && retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));

@@ -35,14 +35,20 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
   let fetchedAt = 0;
   let failing = false;
   let pending: Promise<string> | undefined;
-  const refresh = (client: NonNullable<typeof maybeClient>) =>
-    (pending ??= client
+  // Bumped by invalidate(): a read that started before a settings change answers its callers but is not kept.
+  let generation = 0;
+  const refresh = (client: NonNullable<typeof maybeClient>) => {
+    const started = generation;
+    return (pending ??= client
       .getSiteSettings({}, caller)
       .then(({ settings }) => {
-        value = settings?.currency || STANDALONE_CURRENCY;
-        fetchedAt = Date.now();
+        const currency = settings?.currency || STANDALONE_CURRENCY;
+        if (started === generation) {
+          value = currency;
+          fetchedAt = Date.now();
+        }
         failing = false;
-        return value;
+        return currency;
       })
       .catch((err: unknown) => {
         if (value) {
@@ -54,7 +60,10 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
           service: 'customers',
         });
       })
-      .finally(() => (pending = undefined)));
+      .finally(() => {
+        if (started === generation) pending = undefined;
+      }));
+  };
   return {
     async currency() {
       if (!maybeClient) return STANDALONE_CURRENCY;
@@ -64,7 +73,9 @@ export function customersStoreSettings(channel: Channel | undefined, ttlMs: numb
       return value;
     },
     invalidate() {
+      generation++;
       fetchedAt = 0;
+      pending = undefined;
     },
   };
 }

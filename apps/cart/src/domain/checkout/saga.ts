@@ -226,7 +226,8 @@ export class CheckoutSaga {
     // Stock lines are only a placement's, and it gets this far only with its reservation made. A paid
     // order's reservation is committed by catalog on order_paid (as for a payment recorded anywhere
     // else); one left unpaid (on_hold: a bank transfer) keeps its units by committing it here.
-    if (heldReservation(c) && order.paidStatus !== 'paid') await this.commitUnpaid(c, heldReservation(c));
+    const held = heldReservation(c);
+    if (held && order.paidStatus !== 'paid') await this.commitUnpaid(c, held);
     return this.finish(c, { result: view }, c.kind === 'place' ? 'clear' : 'none');
   }
 

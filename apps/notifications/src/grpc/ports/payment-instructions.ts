@@ -2,6 +2,7 @@ import { CachedValue } from '@storefront/grpc-client';
 
 /** How long a gateway's instructions are reused: an admin's change reaches emails within this. */
 const TTL_MS = 30_000;
+const MAX_GATEWAYS = 64;
 
 /**
  * Gateways' payment instructions (a bank transfer's account details) for
@@ -18,7 +19,11 @@ export class PaymentInstructions {
     const read = this.read;
     if (!read || !gatewayId) return Promise.resolve('');
     let cached = this.cache.get(gatewayId);
-    if (!cached) this.cache.set(gatewayId, (cached = new CachedValue(() => read(gatewayId), TTL_MS)));
+    if (!cached) {
+      // Ids come from orders (an admin may write any): the cache stays small whatever they are.
+      if (this.cache.size >= MAX_GATEWAYS) this.cache.clear();
+      this.cache.set(gatewayId, (cached = new CachedValue(() => read(gatewayId), TTL_MS)));
+    }
     return cached.get();
   }
 }

@@ -4,16 +4,19 @@ import type { OrdersDeps } from '../deps';
 import type { StockLine } from '../ports';
 import type { OrderStatus } from '../status/order-states';
 
-/** Statuses of an order that keeps its units for good (placed on hold, or paid): its reservation is committed. */
-const KEEPS_UNITS = new Set<OrderStatus>(['on_hold', 'processing', 'completed']);
+/** catalog's shortage as the admin's error on the order's lines. */
+function asLineItemError(err: unknown): unknown {
+  return DomainError.is(err) && err.code === 'shop_stock_insufficient' ? unprocessable('shop_order_invalid_line_item', err.message, err.data) : err;
+}
 
 /**
  * The stock of an order an admin creates, taken as a checkout's is: catalog
  * reserves its lines under the order's reservation id (which the order's
  * events carry, so catalog commits, restocks and releases with them), before
  * the order is stored. The stock cannot cover the lines: 422
- * `shop_order_invalid_line_item`, nothing stored. An order created on hold or
- * paid keeps its units (committed); a pending one holds them
+ * `shop_order_invalid_line_item`, nothing stored. An order created on hold
+ * keeps its units (committed here), a paid one too (catalog commits on its
+ * order_paid); a pending one holds them
  * ADMIN_ORDER_RESERVATION_TTL_SECONDS, and its payment later takes them again
  * if they lapsed, as for a checkout's late payment. Without catalog (a test
  * wiring) no stock is taken.
@@ -30,17 +33,14 @@ export class AdminOrderStock {
     try {
       await catalog.reserveStock(reservationId, stock, this.deps.config.ADMIN_ORDER_RESERVATION_TTL_SECONDS);
     } catch (err) {
-      if (DomainError.is(err) && err.code === 'shop_stock_insufficient') {
-        throw unprocessable('shop_order_invalid_line_item', err.message, err.data);
-      }
-      throw err;
+      throw asLineItemError(err);
     }
     return reservationId;
   }
 
   /**
    * An edit of an order's lines moves what its reservation holds with it
-   * (before the edit is stored; `stored` undoes it when storing fails): past
+   * (before `store` writes the edit, undone when it fails): past
    * the stock, 422 `shop_order_invalid_line_item`, nothing changed.
    */
   async editing<T>(reservationId: string, lines: readonly StockLine[], before: readonly StockLine[], store: () => Promise<T>): Promise<T> {
@@ -53,8 +53,7 @@ export class AdminOrderStock {
     } catch (err) {
       // Its checkout took coupon uses only (the id names no stock): the order holds no units to move.
       if (DomainError.is(err) && err.code === 'shop_reservation_not_found') return store();
-      if (DomainError.is(err) && err.code === 'shop_stock_insufficient') throw unprocessable('shop_order_invalid_line_item', err.message, err.data);
-      throw err;
+      throw asLineItemError(err);
     }
     try {
       return await store();
@@ -79,13 +78,17 @@ export class AdminOrderStock {
     }
   }
 
-  /** An order that keeps its units (on hold, paid) commits its reservation; a pending one leaves it to expire or to its payment. */
-  async placed(reservationId: string, status: OrderStatus): Promise<void> {
-    if (!reservationId || !KEEPS_UNITS.has(status)) return;
+  /**
+   * An order created on hold (unpaid: no order_paid will commit it) keeps its
+   * units; a paid one's reservation is committed by catalog on its
+   * order_paid, a pending one's waits for its payment or expires.
+   */
+  async placed(reservationId: string, order: { status: OrderStatus; paidStatus: string }): Promise<void> {
+    if (!reservationId || order.status !== 'on_hold' || order.paidStatus === 'paid') return;
     try {
       await this.deps.catalog!.commitReservation(reservationId);
     } catch (err) {
-      // Committed already (its order_paid came first): nothing to do.
+      // 409: already settled (committed or lapsed) by the time the order was stored; nothing to keep here.
       if (!(DomainError.is(err) && err.status === 409)) throw err;
     }
   }

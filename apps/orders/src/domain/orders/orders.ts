@@ -169,10 +169,10 @@ const paymentTarget = (order: Order, outcome: string): OrderStatus =>
 /** The first status-history row of a new order. */
 const created = (status: OrderStatus, actor: Actor) => ({ fromStatus: '' as const, toStatus: status, byUserId: actor.userId, cause: 'created', note: '' });
 
-/** Orders: the record, its life through the state machine, the admin and the customer views. */
 /** Another writer changed the order after it was priced: price again. */
 const STALE = new Error('order changed since it was priced');
 
+/** Orders: the record, its life through the state machine, the admin and the customer views. */
 export class Orders {
   private readonly pricing: Pricing;
   private readonly adminStock: AdminOrderStock;
@@ -538,7 +538,7 @@ export class Orders {
       return order!.id;
     }));
     const order = await this.get(id);
-    await this.adminStock.placed(reservationId, order.status);
+    await this.adminStock.placed(reservationId, order);
     return order;
   }
 

@@ -103,13 +103,13 @@ export class GatewayCatalog {
     return { views: views.slice((page - 1) * perPage, page * perPage), total, totalPages: Math.ceil(total / perPage) };
   }
 
-  /** Enabled gateways that can save payment methods (drives the me/menu item). */
   /** What the customer is told to do to pay with `id` ("" for a gateway without instructions, or unknown). */
   async paymentInstructions(id: string): Promise<string> {
     const view = (await this.views()).find((v) => v.gateway.id === id);
     return view?.gateway.paymentInstructions?.(view.settings) ?? '';
   }
 
+  /** Enabled gateways that can save payment methods (drives the me/menu item). */
   async tokenizationGateways(): Promise<string[]> {
     return (await this.views()).filter((v) => v.enabled && v.savedCards && supportsTokens(v.gateway)).map((v) => v.gateway.id);
   }

@@ -290,12 +290,11 @@ export class Payments {
     };
   }
 
-  /** A payment or setup intent (spec 2.11 intent payload). */
-  /** ValidatePayment: the payload as the gateway would read it (an enabled gateway; 422 otherwise), nothing charged or written. */
   /**
-   * A placement's check before any stock, coupon or order is taken for it:
-   * the payload, and the card-testing limit of the paying IP (429 here, so a
-   * refused IP leaves no failed order behind).
+   * ValidatePayment, a placement's check before any stock, coupon or order is
+   * taken for it: the payload as the gateway would read it (an enabled
+   * gateway; 422 otherwise), nothing charged or written, and the card-testing
+   * limit of the paying IP (429 here, so a refused IP leaves no failed order behind).
    */
   async validate(input: { gatewayId: string; paymentPayloadJson: string; customerId: number }, clientIp = ''): Promise<void> {
     const view = (await this.catalog.views()).find((v) => v.gateway.id === input.gatewayId && v.enabled);
@@ -305,6 +304,7 @@ export class Payments {
     if (!view.gateway.settlesLocally) await this.defence.check(clientIp);
   }
 
+  /** A payment or setup intent (spec 2.11 intent payload). */
   async createIntent(
     input: { gatewayId: string; orderId: number; amount: string; currency: string; customerId: number; setup: boolean; returnUrl: string },
   ): Promise<NewIntent> {

@@ -96,29 +96,28 @@ export class ActionStep {
         const attempt = await attemptById(em, intent.attemptId);
         return { intent, outcome: FINAL[intent.status] ?? 'failed', transactionId: attempt?.transactionId ?? '', expired: intent.status !== 'succeeded' && intent.status !== 'failed' };
       }
-      const approved = decision === 'approve';
-      const transactionId = approved ? newId('ch') : '';
-      await setIntentStatus(em, intent.id, approved ? 'succeeded' : 'failed', now);
+      const transactionId = approving ? newId('ch') : '';
+      await setIntentStatus(em, intent.id, approving ? 'succeeded' : 'failed', now);
       await finishAttempt(
         em,
         intent.attemptId,
         {
-          outcome: approved ? 'paid' : 'failed',
+          outcome: approving ? 'paid' : 'failed',
           transactionId,
-          declineReason: approved ? '' : 'authentication_failed',
-          message: approved ? 'Payment complete.' : 'The payment was not authorized.',
+          declineReason: approving ? '' : 'authentication_failed',
+          message: approving ? 'Payment complete.' : 'The payment was not authorized.',
           intentId: intent.id,
           redirectUrl: '',
           clientSecret: '',
         },
         now,
       );
-      if (!approved) {
+      if (!approving) {
         // A declined authorization counts against the paying IP like any decline.
         const attempt = await attemptById(em, intent.attemptId);
         if (attempt) await this.defence.recordFailure(em, attempt.clientIp);
       }
-      return { intent, outcome: approved ? ('paid' as const) : ('failed' as const), transactionId, expired: false };
+      return { intent, outcome: approving ? ('paid' as const) : ('failed' as const), transactionId, expired: false };
     });
     if (outcome === 'canceled') throw orderPaidIntentCanceled(intent.orderId);
     const order = await this.record(intent, outcome, transactionId, caller);

@@ -39,15 +39,15 @@ export function cardDeclined(reason: string): DomainError {
   });
 }
 
+/** Brands accepted until an admin chooses (`card_brands`). */
+const DEFAULT_BRANDS = ['visa', 'mastercard'];
+
 /**
  * `test_card` (card addon): a simulated card processor. Test numbers decide
  * the outcome (4242... paid, ...0002 declined, ...3220 requires an action
  * step at `/shop/v1/test-card/authorize`); payment and setup intents,
  * refunds and saved-card tokens behave as a real processor's would.
  */
-
-/** Brands accepted until an admin chooses (`card_brands`). */
-const DEFAULT_BRANDS = ['visa', 'mastercard'];
 export class TestCardGateway implements PaymentGateway {
   readonly id = 'test_card';
   readonly title = 'Credit card (test)';
