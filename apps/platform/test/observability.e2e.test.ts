@@ -168,7 +168,8 @@ describe('metrics', () => {
     // Counted when the relay published them (after the commit), so wait for the relay.
     const orders = await waitFor(async () => {
       const lines = await scrape(metricsPort('orders'));
-      return (sample(lines, 'events_published_total', { event: 'orders.order_placed' }) ?? 0) >= 3 ? lines : undefined;
+      const published = (event: string) => sample(lines, 'events_published_total', { event: `orders.${event}` }) ?? 0;
+      return published('order_placed') >= 3 && published('order_paid') >= 2 && published('order_failed') >= 1 ? lines : undefined;
     }, 15_000, 100).then((lines) => lines ?? []);
     expect(sample(orders, 'events_published_total', { event: 'orders.order_paid' })).toBeGreaterThanOrEqual(2);
     expect(sample(orders, 'events_published_total', { event: 'orders.order_failed' })).toBeGreaterThanOrEqual(1);
