@@ -144,6 +144,42 @@ describe('order events', () => {
     ]);
   });
 
+  it('an order_failed delivered after the failed order was paid again leaves the renewed stock and coupon uses alone', async () => {
+    const product = await createSimpleProduct(c, { title: 'Paid again', stock: 5 });
+    const limited = await coupon({ usageLimit: 10 });
+    const sagaId = `saga-${randomUUID()}`;
+    await c.stock.reserveStock({ reservationId: sagaId, lines: [line(product.id, 2)], ttlSeconds: 0 }, customer);
+    await redeem({ redemptionKey: `checkout-${sagaId}`, reservationId: sagaId, codes: [limited.title] });
+    // The payment is declined: the checkout gives everything back and the order fails (its event
+    // held up, say by a NATS outage); the customer pays again at once.
+    await c.stock.releaseReservation({ reservationId: sagaId, reason: 'released' }, customer);
+    await release({ redemptionKey: `checkout-${sagaId}` });
+    const failedAt = new Date();
+    await c.stock.renewReservation({ reservationId: sagaId, ttlSeconds: 600 }, customer);
+    await redeem({ redemptionKey: `pay-${sagaId}`, reservationId: sagaId, orderId: 502, codes: [limited.title] });
+    expect(await levelOf(product.id)).toBe(3);
+    expect(await usageCount(limited.id)).toBe(1);
+
+    const late = await events.publish(
+      OrderEvents.orderFailed,
+      orders.OrderFailed.fromPartial({ orderId: 502, reservationId: sagaId, lines: [line(product.id, 2)], reason: 'declined' }),
+      randomUUID(),
+      failedAt,
+    );
+    await events.handled('catalog.release_failed_orders', late.seq);
+    expect(await levelOf(product.id)).toBe(3);
+    expect(await usageCount(limited.id)).toBe(1);
+
+    // A failure after the renewal gives them back as usual.
+    const current = await events.publish(
+      OrderEvents.orderFailed,
+      orders.OrderFailed.fromPartial({ orderId: 502, reservationId: sagaId, lines: [line(product.id, 2)], reason: 'declined' }),
+    );
+    await events.handled('catalog.release_failed_orders', current.seq);
+    expect(await levelOf(product.id)).toBe(5);
+    expect(await usageCount(limited.id)).toBe(0);
+  });
+
   it('order_paid commits the reservation once, even delivered twice', async () => {
     const product = await createSimpleProduct(c, { title: 'Paid order', stock: 4 });
     const sagaId = `saga-${randomUUID()}`;

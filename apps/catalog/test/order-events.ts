@@ -24,9 +24,9 @@ export class OrderEventsPublisher {
     return new OrderEventsPublisher(nc, await jetstreamManager(nc), env);
   }
 
-  async publish<T>(event: EventType<T>, payload: T, id: string = randomUUID()): Promise<PubAck> {
+  async publish<T>(event: EventType<T>, payload: T, id: string = randomUUID(), occurredAt = new Date()): Promise<PubAck> {
     const h = natsHeaders();
-    for (const [k, v] of Object.entries(envelopeHeaders({ id, type: event.type, occurredAt: new Date() }))) h.set(k, v);
+    for (const [k, v] of Object.entries(envelopeHeaders({ id, type: event.type, occurredAt }))) h.set(k, v);
     return jetstream(this.nc).publish(
       `${this.env.EVENTS_SUBJECT_PREFIX}.${event.subject}`,
       event.codec.encode(payload).finish(),

@@ -11,8 +11,8 @@ import type { CatalogDomain } from '../domain';
 export function onOrderCancelled(domain: CatalogDomain, logger: Logger): EventHandler<orders.OrderCancelled> {
   return async (envelope, em) => {
     const { orderId, reservationId, lines } = envelope.payload;
-    const outcome = await domain.reservations.restockCancelledOrder(em, reservationId, lines);
-    const couponsReleased = await domain.redemptions.releaseForOrder(em, { orderId, reservationId });
+    const outcome = await domain.reservations.restockCancelledOrder(em, reservationId, lines, 'order_cancelled', envelope.occurredAt);
+    const couponsReleased = await domain.redemptions.releaseForOrder(em, { orderId, reservationId, madeBefore: envelope.occurredAt });
     logger.info({ orderId, reservationId, outcome, couponsReleased, eventId: envelope.id }, 'order_cancelled handled');
   };
 }

@@ -13,8 +13,8 @@ type ReleasedOrder = Pick<orders.OrderFailed, 'orderId' | 'reservationId' | 'lin
 function releaseOrder<T extends ReleasedOrder>(domain: CatalogDomain, logger: Logger, reason: 'order_failed' | 'order_deleted'): EventHandler<T> {
   return async (envelope, em) => {
     const { orderId, reservationId, lines } = envelope.payload;
-    const outcome = await domain.reservations.restockCancelledOrder(em, reservationId, lines, reason);
-    const couponsReleased = await domain.redemptions.releaseForOrder(em, { orderId, reservationId });
+    const outcome = await domain.reservations.restockCancelledOrder(em, reservationId, lines, reason, envelope.occurredAt);
+    const couponsReleased = await domain.redemptions.releaseForOrder(em, { orderId, reservationId, madeBefore: envelope.occurredAt });
     logger.info({ orderId, reservationId, outcome, couponsReleased, eventId: envelope.id }, `${reason} handled`);
   };
 }

@@ -110,7 +110,9 @@ function selectorSql(selector: RedemptionSelector): { sql: string; params: unkno
     parts.push('reservation_id = ?');
     params.push(selector.reservationId);
   }
-  return { sql: parts.length ? `(${parts.join(' or ')})` : 'false', params };
+  if (!parts.length) return { sql: 'false', params };
+  if (selector.madeBefore) params.push(selector.madeBefore);
+  return { sql: `(${parts.join(' or ')})${selector.madeBefore ? ' and created_at < ?' : ''}`, params };
 }
 
 /**

@@ -237,6 +237,8 @@ export const Reservation = defineEntity({
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
     settledAt: p.datetime().nullable(),
+    /** When a failed order's payment last took it again (renew): older order events leave it alone. */
+    renewedAt: p.datetime().nullable(),
   },
 });
 export type Reservation = InferEntity<typeof Reservation>;

@@ -35,4 +35,6 @@ export interface RedemptionSelector {
   redemptionKey?: string;
   orderId?: number;
   reservationId?: string;
+  /** Only uses made before this moment (an order event releases what the order held when it happened). */
+  madeBefore?: Date;
 }

@@ -204,19 +204,24 @@ export class Reservations {
   }
 
   /**
-   * orders.order_cancelled: restock what the order's reservation took, once.
-   * The consumer's inbox drops redeliveries; the reservation status guards
-   * against a second cancellation event for the same order.
+   * orders.order_cancelled (failed, deleted): restock what the order's
+   * reservation took, once. The consumer's inbox drops redeliveries; the
+   * reservation status guards against a second event for the same order; an
+   * event that happened before the reservation was renewed (the failed order
+   * paid again, the event delivered late) describes the units given back
+   * before, not the ones the renewal took.
    */
   async restockCancelledOrder(
     em: EntityManager,
     reservationId: string,
     orderLines: readonly StockLineInput[],
-    reason: 'order_cancelled' | 'order_failed' | 'order_deleted' = 'order_cancelled',
+    reason: 'order_cancelled' | 'order_failed' | 'order_deleted',
+    occurredAt: Date,
   ): Promise<string> {
     if (!reservationId) return 'no_reservation';
     const reservation = await lockReservation(em, reservationId);
     if (!reservation) return 'unknown_reservation';
+    if (reservation.renewedAt && occurredAt < reservation.renewedAt) return 'renewed_since';
     if (reservation.status !== 'active' && reservation.status !== 'committed') return `already_${reservation.status}`;
     const lines = await reservationLines(em, reservation.id);
     const restock = restockQuantities(lines, reservation.status === 'active' ? [] : orderLines);
@@ -300,8 +305,12 @@ export class Reservations {
     const expiresAt = new Date(this.deps.now().getTime() + this.ttl(input.ttlSeconds) * 1000);
     return this.deps.db.em().transactional(async (em) => {
       const reservation = await this.lock(em, input.reservationId);
-      if (reservation.status === 'active' || reservation.status === 'committed') {
-        if (reservation.status === 'active' && reservation.expiresAt < expiresAt) reservation.expiresAt = expiresAt;
+      if (reservation.status === 'committed') return { reservation: await this.view(em, reservation), renewed: false };
+      // An active one may still have its order's failure on the way (released when it arrives): marked
+      // renewed too, so that late event leaves the units to the new payment.
+      reservation.renewedAt = this.deps.now();
+      if (reservation.status === 'active') {
+        if (reservation.expiresAt < expiresAt) reservation.expiresAt = expiresAt;
         return { reservation: await this.view(em, reservation), renewed: false };
       }
       const take = restockQuantities(await reservationLines(em, reservation.id), []);
