@@ -35,6 +35,8 @@ beforeAll(async () => {
   await createCoupon(admin, 'BIGSPEND', { discount_type: 'percent', amount: '5', minimum_amount: '1000' });
   await createCoupon(admin, 'NOTYOU', { discount_type: 'percent', amount: '5', allowed_customer_ids: [1] });
   await createCoupon(admin, 'USEDUP', { discount_type: 'percent', amount: '5', usage_limit: 1 });
+  await createCoupon(admin, 'SOLO50', { discount_type: 'percent', amount: '20', individual_use: true, minimum_amount: '50' });
+  await createCoupon(admin, 'MIN50', { discount_type: 'percent', amount: '10', minimum_amount: '50' });
 });
 afterAll(async () => {
   seed?.close();
@@ -281,6 +283,10 @@ describe('/cart routes', () => {
     expect(cleared.body).toMatchObject({ cleared: true, snapshot: { items: [], item_count: 0 } });
     await guest.post('/shop/v1/cart/items', { price_id: price(book) });
     expect((await guest.delete('/shop/v1/cart/items')).body).toMatchObject({ cleared: true, snapshot: { item_count: 0 } });
+    // An empty item key is an unknown line, not "empty the cart".
+    await guest.post('/shop/v1/cart/items', { price_id: price(book) });
+    expectError(await guest.delete('/shop/v1/cart/items/'), 404, 'shop_cart_item_not_found');
+    expect((await guest.get('/shop/v1/cart')).body.item_count).toBe(1);
   });
 
   it('direct checkout clears the cart first (lines and coupons) and answers the checkout page URL as redirect', async () => {
@@ -391,6 +397,31 @@ describe('coupons: /checkout/coupon/apply and /remove', () => {
     expectError(await guest.post('/shop/v1/checkout/coupon/apply', {}), 400);
     expectError(await guest.post('/shop/v1/checkout/coupon/remove', { coupon_code: '' }), 422, 'shop_coupon_empty');
     expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/coupon/apply', { coupon_code: 'TENPCT' }), 422, 'shop_coupon_invalid');
+  });
+
+  it('a coupon that stops qualifying comes off the cart: it neither blocks another nor comes back unseen', async () => {
+    const guest = await guestWith([[book, 2]]);
+    const key = (await guest.get('/shop/v1/cart')).body.items[0].item_key;
+    expect((await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'SOLO50' })).status).toBe(200);
+    // Under its minimum spend: off the snapshot and off the cart.
+    const lowered = await guest.patch(`/shop/v1/cart/items/${key}`, { quantity: 1 });
+    expect(lowered.body.snapshot.applied_coupons).toEqual([]);
+    const other = await guest.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'TENPCT' });
+    expect(other.status).toBe(200);
+    expect(other.body.snapshot.applied_coupons).toEqual([{ code: 'tenpct', discount: 2.5 }]);
+    // Back over the minimum, it stays off (the customer applies it again to use it).
+    const raised = await guest.patch(`/shop/v1/cart/items/${key}`, { quantity: 2 });
+    expect(raised.body.snapshot.applied_coupons.map((c: any) => c.code)).toEqual(['tenpct']);
+    expect((await guest.post('/shop/v1/checkout/coupon/remove', { coupon_code: 'SOLO50' })).body.code).toBe('shop_coupon_invalid');
+    // Applying it again under its minimum says why (not "already applied").
+    const again = await guestWith([[book, 2]]);
+    await again.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'MIN50' });
+    const againKey = (await again.get('/shop/v1/cart')).body.items[0].item_key;
+    await again.delete(`/shop/v1/cart/items/${againKey}`);
+    await again.post('/shop/v1/cart/items', { price_id: price(book), quantity: 1 });
+    const refused = await again.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'MIN50' });
+    expectError(refused, 422, 'shop_coupon_invalid');
+    expect(refused.body.message).toMatch(/minimum spend/);
   });
 
   it('individual_use: replaces other coupons and refuses to be combined', async () => {

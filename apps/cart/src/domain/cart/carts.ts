@@ -79,7 +79,7 @@ export class Carts {
         return input.replaceCart ? { bump: true, coupons: [] } : { bump: true };
       }, insert));
     const snapshot = await this.pricer.price(saved, actor, { lookups, memoQuote: true });
-    this.pricer.remember(saved, actor, snapshot, generation);
+    this.pricer.remember(await this.dropLapsedCoupons(saved, snapshot), actor, snapshot, generation);
     const item = snapshot.lines.find((l) => l.itemKey === key)!;
     return { snapshot, session, item };
   }
@@ -99,6 +99,7 @@ export class Carts {
       return { bump: true };
     });
     const snapshot = await this.pricer.price(saved, actor, { lookups });
+    await this.dropLapsedCoupons(saved, snapshot);
     const item = quantity === 0 ? undefined : snapshot.lines.find((l) => l.itemKey === itemKey);
     const message = quantity === 0 ? 'Item removed from the cart.' : 'Cart item quantity updated.';
     return { snapshot, session, item, productId: line.productId, priceId: line.priceId, message };
@@ -118,6 +119,7 @@ export class Carts {
       this.pricer.price(cart, actor, { lookups: before, memoQuote: true }),
       this.pricer.price(saved, actor, { lookups: before }),
     ]);
+    await this.dropLapsedCoupons(saved, snapshot);
     // As it was priced in the cart (its coupon discount included); a line whose product can no longer be bought is
     // answered as stored, at zero.
     const item = old.lines.find((l) => l.itemKey === itemKey) ?? unpricedLine(line);
@@ -132,6 +134,21 @@ export class Carts {
       return { bump: true, coupons: [] };
     });
     return { snapshot: await this.pricer.price(saved, actor), session };
+  }
+
+  /**
+   * A change after which an applied coupon no longer qualifies (the subtotal fell under its
+   * minimum, it expired or was unpublished, another became exclusive) takes it off the cart, as the
+   * host platform does, so it neither blocks the next coupon nor comes back unseen later. The
+   * snapshot already left it out: the displayed totals do not move, so the revision stays. An
+   * emptied cart keeps its coupons (there is nothing to check them against).
+   */
+  async dropLapsedCoupons(saved: CartRecord, snapshot: Snapshot): Promise<CartRecord> {
+    if (!snapshot.lines.length) return saved;
+    const kept = new Set(snapshot.coupons.map((c) => c.code));
+    const lapsed = new Set(saved.coupons.filter((c) => !kept.has(c)));
+    if (!lapsed.size) return saved;
+    return this.write(saved.id, async (_em, locked) => ({ coupons: locked.coupons.filter((c) => !lapsed.has(c)) }));
   }
 
   private requireLine(cart: CartRecord, itemKey: string) {

@@ -104,6 +104,8 @@ export class CheckoutStates {
     const saved = await this.carts.write(cart.id, async () => ({ fields }));
     const unchanged = JSON.stringify([saved.lines, saved.coupons]) === JSON.stringify([cart.lines, cart.coupons]);
     const snapshot = unchanged ? priced : await this.pricer.price(saved, actor, { lookups });
+    // New fields can end a coupon's use (a billing email its restrictions refuse).
+    await this.carts.dropLapsedCoupons(saved, snapshot);
     return { refresh: totalsKey(before) !== totalsKey(snapshot), snapshot, session, fields: saved.fields };
   }
 }

@@ -25,28 +25,30 @@ export class CartCoupons {
     if (!code) throw unprocessable('shop_coupon_empty', 'Please enter a coupon code.');
     if (code.length > 200 || code.includes('\u0000')) throw invalid(`Coupon "${rawCode.slice(0, 50)}" does not exist.`);
     const { cart, session } = await this.sessions.resolve(actor, token, false);
-    if (cart.coupons.includes(code)) throw invalid(`Coupon "${code}" is already applied.`);
     const known = await this.pricer.fetchCoupons([code, ...cart.coupons], couponHolder(actor, cart.fields));
+    const lookups = await this.pricer.lookup(cart.lines);
+    // The coupons the cart shows applied: a stored one that stopped qualifying neither counts as
+    // applied nor blocks this one, and comes off with this change.
+    const current = await this.pricer.price(cart, actor, { lookups, coupons: known });
+    const applied = current.lines.length ? current.coupons.map((c) => c.code) : cart.coupons;
+    if (applied.includes(code)) throw invalid(`Coupon "${code}" is already applied.`);
     const coupon = known.get(code);
     if (!coupon) throw invalid(`Coupon "${code}" does not exist.`);
-    const lookups = await this.pricer.lookup(cart.lines);
-    const priced = await this.pricer.price({ ...cart, coupons: [] }, actor, { lookups });
     const problem = couponProblem(coupon, {
       customerId: actor.userId,
       // The sum of line subtotals, as the pricer checks it (the snapshot's subtotal is net when prices include tax).
-      subtotal: priced.lines.reduce((a, l) => a + l.subtotal, 0),
-      lines: priced.lines,
-      decimals: priced.decimals,
+      subtotal: current.lines.reduce((a, l) => a + l.subtotal, 0),
+      lines: current.lines,
+      decimals: current.decimals,
       today: this.pricer.today(),
     });
     if (problem) throw invalid(problem);
-    const others = cart.coupons.map((c) => known.get(c)).filter((c) => c !== undefined);
-    const exclusive = others.find((c) => c.individualUse);
+    const exclusive = applied.map((c) => known.get(c)).find((c) => c?.individualUse);
     if (exclusive && !coupon.individualUse) {
       throw invalid(`Coupon "${exclusive.code}" is already applied and cannot be combined with other coupons.`);
     }
     // An individual-use coupon replaces the others.
-    const coupons = coupon.individualUse ? [code] : [...cart.coupons, code];
+    const coupons = coupon.individualUse ? [code] : [...applied, code];
     const saved = await this.carts.write(cart.id, async () => ({ coupons, bump: true }));
     const snapshot = await this.pricer.price(saved, actor, { lookups, coupons: known });
     return { code, snapshot, session };

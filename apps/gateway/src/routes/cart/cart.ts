@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { notFound } from '@storefront/errors';
 import type { CartClients } from '../../clients';
 import type { RouteModule } from '../../context';
 import { errorResponses } from '../../http/responses';
@@ -91,21 +92,29 @@ export function cartRoutes(clients: CartClients): RouteModule {
       },
     );
 
-    const clear = (operationId: string, path: string) =>
+    const clear = (operationId: string, path: string, itemsPath = false) =>
       app.delete(
         path,
         {
           config,
-          schema: { operationId, tags, summary: 'Empties the cart.', querystring: SessionQuery, response: { 200: ClearResponse, ...errorResponses(400, 401, 503) } },
+          schema: {
+            operationId,
+            tags,
+            summary: 'Empties the cart.',
+            querystring: SessionQuery,
+            response: { 200: ClearResponse, ...errorResponses(...(itemsPath ? [400, 401, 404, 503] : [400, 401, 503])) },
+          },
         },
         async (request, reply) => {
+          // `/cart/items/` (trailing slashes are ignored) is an item route with an empty key, not a request to empty the cart.
+          if (itemsPath && request.url.split('?')[0].endsWith('/')) throw notFound('shop_cart_item_not_found', 'No cart item with this key.');
           const r = await carts.clearCart({ session: cartSession(request) }, request.caller);
           applySession(request, reply, r.session);
           return { cleared: true, snapshot: snapshotResource(r.snapshot) };
         },
       );
     clear('clearCart', '/cart');
-    clear('clearCartItems', '/cart/items');
+    clear('clearCartItems', '/cart/items', true);
 
     const add = (direct: boolean) => async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
       const b = request.body as import('typebox').Static<typeof AddItemBody>;
