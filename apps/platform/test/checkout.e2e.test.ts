@@ -441,6 +441,11 @@ describe('POST /checkout/pay-order and /checkout/payment-intent', () => {
     expect(intent.body.order_id).toBeGreaterThan(0);
     expect((await c.get('/shop/v1/checkout/state')).body.order_id).toBe(intent.body.order_id);
     expectError(await new ShopClient(stack.url).post('/shop/v1/checkout/payment-intent/test_card', { order_id: intent.body.order_id }), 404);
+    // The draft is the cart's snapshot, not a placed order: only placing it pays it (checked, priced, stock reserved).
+    const orderKey = (await admin.get(`/shop/v1/order/${intent.body.order_id}`)).body.order_key;
+    const draftPay = await c.post('/shop/v1/checkout/pay-order', { order_id: intent.body.order_id, order_key: orderKey, payment_method: 'cod' });
+    expectError(draftPay, 409, 'shop_order_not_payable');
+    expect((await c.get('/shop/v1/checkout/state')).body.order_id).toBe(intent.body.order_id);
   });
 
   it('a declined placement of a cart with a draft order (payment intent) lets the retry place a new order', async () => {

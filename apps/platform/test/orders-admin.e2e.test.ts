@@ -149,6 +149,25 @@ describe('POST /order', () => {
     }
   });
 
+  it('an order created without lines takes the stock of the lines added later, checked; paying it keeps them', async () => {
+    const wallets = await catalogAdmin.simpleProduct({ title: 'Wallets', amount: '3.00', stock: 6 });
+    const stock = async () =>
+      (await catalogAdmin.products.getProduct({ id: wallets.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    for (const status of ['pending_payment', 'on_hold']) {
+      const empty = (await admin.post(ORDERS, { billing: US, status })).body;
+      expectError(await admin.post(`${ORDERS}/${empty.id}/order_item`, { price_id: wallets.prices[0].id, quantity: 500 }), 422, 'shop_order_invalid_line_item');
+      expect(await stock()).toBe(6);
+      expect((await admin.post(`${ORDERS}/${empty.id}/order_item`, { price_id: wallets.prices[0].id, quantity: 2 })).status).toBe(201);
+      expect(await stock()).toBe(4);
+      expect((await admin.patch(`${ORDERS}/${empty.id}`, { set_paid: true })).body.paid_status).toBe('paid');
+      // Committed on order_paid (or already on hold): the units stay taken, nothing lapses.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await stock()).toBe(4);
+      expect((await admin.put(`${ORDERS}/${empty.id}`, { status: 'cancelled' })).status).toBe(200);
+      await waitFor(async () => (await stock()) === 6, 15_000, 100);
+    }
+  });
+
   it('prices lines by price_id or product_id with the catalog and totals them with the quote engine', async () => {
     const res = await admin.post(ORDERS, {
       billing: US,

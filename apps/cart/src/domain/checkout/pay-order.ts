@@ -17,7 +17,9 @@ import { requireCheckoutServices, unwrap, type PlaceOrder } from './place-order'
 import type { CheckoutSaga } from './saga';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const PAYABLE = new Set(['pending_payment', 'failed', 'on_hold', 'checkout_draft']);
+// Not a checkout_draft: it is the cart's snapshot for a payment intent, placed (priced against the
+// address, checked, its stock reserved) by /checkout/place only, as the host platform pays only placed orders.
+const PAYABLE = new Set(['pending_payment', 'failed', 'on_hold']);
 
 /** 409: `shop_order_already_paid` for a paid order, `shop_order_not_payable` for an unpaid one past paying (cancelled), as orders answers. */
 function assertPayable(order: OrderView): void {

@@ -43,20 +43,34 @@ export class AdminOrderStock {
    * (before `store` writes the edit, undone when it fails): past
    * the stock, 422 `shop_order_invalid_line_item`, nothing changed.
    */
-  async editing<T>(reservationId: string, lines: readonly StockLine[], before: readonly StockLine[], store: () => Promise<T>): Promise<T> {
+  async editing<T>(
+    order: { reservationId: string; status: OrderStatus; paidStatus: string },
+    lines: readonly StockLine[],
+    before: readonly StockLine[],
+    store: (newReservationId: string) => Promise<T>,
+  ): Promise<T> {
     const catalog = this.deps.catalog;
-    if (!catalog || !reservationId) return store();
+    const reservationId = order.reservationId;
+    if (!catalog || (!reservationId && order.status === 'checkout_draft')) return store('');
+    if (!reservationId) {
+      // An order created without lines takes its first lines' units now, checked as at create; `store`
+      // gives the order the new reservation's id, and an on-hold order keeps the units (as at create).
+      const created = await this.reserve(lines);
+      const stored = await this.storing(created, () => store(created));
+      if (created) await this.placed(created, order);
+      return stored;
+    }
     const adjust = (to: readonly StockLine[]) =>
       catalog.adjustReservation(reservationId, to.map((l) => ({ productId: l.productId, variationId: l.variationId, quantity: l.quantity })));
     try {
       await adjust(lines);
     } catch (err) {
       // Its checkout took coupon uses only (the id names no stock): the order holds no units to move.
-      if (DomainError.is(err) && err.code === 'shop_reservation_not_found') return store();
+      if (DomainError.is(err) && err.code === 'shop_reservation_not_found') return store('');
       throw asLineItemError(err);
     }
     try {
-      return await store();
+      return await store('');
     } catch (err) {
       // Best effort: the order's next edit (or its cancellation, capped by its lines) settles any difference.
       await adjust(before).catch(() => undefined);

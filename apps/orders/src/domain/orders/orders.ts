@@ -694,16 +694,18 @@ export class Orders {
       if (!read) throw orderNotFound();
       const wanted = prepare(read.order);
       const content = wanted && (await this.pricing.total(wanted.lines, wanted.shipping, wanted.billing));
-      const store = () =>
+      const store = (newReservationId = '') =>
         this.tx(async (em) => {
           const version = await lockOrderVersion(em, id);
           if (version === null) throw orderNotFound();
           if (content && version !== read.version) throw STALE;
+          // First, so that events the write records (order_paid) carry the reservation.
+          if (newReservationId) await updateOrderFields(em, id, { reservationId: newReservationId }, this.deps.now());
           await write(em, (await findOrder(em, id))!, content);
         });
       try {
         // New lines move the order's reservation with them (held units follow, checked), undone if the write fails.
-        if (content) await this.adminStock.editing(read.order.reservationId, content.lineItems, read.order.lineItems, store);
+        if (content) await this.adminStock.editing(read.order, content.lineItems, read.order.lineItems, store);
         else await store();
         return;
       } catch (err) {

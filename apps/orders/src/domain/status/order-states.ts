@@ -154,12 +154,12 @@ export function isEditable(order: { status: OrderStatus; paidStatus: PaidStatus 
   return EDITABLE_STATUSES.includes(order.status) && !isPaid(order.paidStatus);
 }
 
-/** An order needs payment while it is open and unpaid. */
+/** An order needs payment while it is placed, open and unpaid (a checkout draft is paid by placing it). */
 export function needsPayment(order: { status: OrderStatus; paidStatus: PaidStatus; total: number }): boolean {
   return (
     order.paidStatus === 'unpaid' &&
     order.total > 0 &&
-    (['checkout_draft', 'pending_payment', 'on_hold', 'failed'] as OrderStatus[]).includes(order.status)
+    (['pending_payment', 'on_hold', 'failed'] as OrderStatus[]).includes(order.status)
   );
 }
 
