@@ -14,6 +14,7 @@ import { settingsHandlers } from './grpc/settings.handlers';
 import { publishableKeyHandlers } from './grpc/publishable-key.handlers';
 import { onOrderCancelled, onOrderDeleted, onOrderPaid, onOrderRefunded, orderDeletedShortcut, orderPaidShortcut } from './events/order-stats';
 import { onDownloadCompleted } from './events/download-completed';
+import { checkoutPlacedShortcut, onCheckoutPlaced } from './events/checkout-addresses';
 
 // Development-only fallback; production must configure its own pepper.
 const DEV_PEPPER = 'storefront-development-pepper-not-for-production';
@@ -42,6 +43,7 @@ export const customersService = defineService({
     ctx.consume('customers.order_stats_refunded', OrderEvents.orderRefunded, onOrderRefunded(ctx.logger));
     ctx.consume('customers.order_stats_deleted', OrderEvents.orderDeleted, onOrderDeleted(ctx.logger), { shortcut: orderDeletedShortcut });
     ctx.consume('customers.download_stats', FulfillmentEvents.downloadCompleted, onDownloadCompleted());
+    ctx.consume('customers.checkout_addresses', OrderEvents.orderPlaced, onCheckoutPlaced(domain, ctx.logger), { shortcut: checkoutPlacedShortcut });
     // Forgot-password requests queued before a stop, then every few seconds as a safety net.
     ctx.every('password reset queue', 5, async () => (await domain.passwordReset.processPending(), 0));
     ctx.onReady(async () => {

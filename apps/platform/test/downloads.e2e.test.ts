@@ -118,7 +118,7 @@ describe('download permissions from a paid order', () => {
     await publishEvent(events, OrderEvents.orderPlaced, {
       orderId: unpaid, customerId: buyer.id, status: 'on_hold', currency: 'USD', total: '10.00',
       lines: [{ productId: Number(product.id), variationId: 0, quantity: 1, priceId: 0, lineId: 1, downloadable: true, name: 'E-book', total: '10.00', tax: '0' }],
-      couponCodes: [], reservationId: '', paymentMethod: 'bacs', billingEmail: 'b@example.com', billingFirstName: 'B', orderKey: 'k', createdAt: new Date(),
+      couponCodes: [], reservationId: '', paymentMethod: 'bacs', billingEmail: 'b@example.com', billingFirstName: 'B', orderKey: 'k', createdAt: new Date(), createdVia: 'checkout',
     });
     const orderId = await payOrder(buyer.id, [Number(product.id), Number(plain.id)]);
     // The same order paid twice (redelivery or a repeated event): still one permission.

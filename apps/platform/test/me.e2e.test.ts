@@ -5,6 +5,7 @@ import { silentLogger, waitFor } from '@storefront/testing';
 import type { Platform } from '../src';
 import { ADMIN, startStack } from './support/stack';
 import { expectError, ShopClient } from './support/client';
+import { US_ADDRESS, usShipping } from './support/cart-seed';
 
 let stack: Platform;
 let me: ShopClient;
@@ -109,6 +110,31 @@ describe('addresses', () => {
     expectError(await me.put('/shop/v1/me/addresses/work', { city: 'x' }), 404, 'rest_no_route');
     expectError(await me.put('/shop/v1/me/addresses/shipping', { email: 'not-an-email' }), 400, 'rest_invalid_param');
     expectError(await me.put('/shop/v1/me/addresses/shipping', { city: 7 }), 400, 'rest_invalid_param');
+  });
+
+  it('a checkout remembers the addresses it was placed with (the next checkout starts from them)', async () => {
+    const admin = new ShopClient(stack.url);
+    await admin.login(ADMIN.login, ADMIN.password);
+    await usShipping(admin, 5, { requires: 'none' });
+    const product = await admin.post('/shop/v1/shop_product', { title: 'Atlas', status: 'publish', prices: [{ amount: 12 }] });
+    const buyer = new ShopClient(stack.url);
+    await buyer.post('/shop/v1/auth/register', { email: 'lee@example.com', password: 'password-1' });
+    expect((await buyer.post('/shop/v1/cart/items', { price_id: product.body.prices[0].id, quantity: 1 })).status).toBe(200);
+    const fields = { ...US_ADDRESS, ship_to_different_address: '1', shipping_first_name: 'Lee', shipping_address_1: '9 Elm St', shipping_city: 'Peoria', shipping_state: 'IL', shipping_postcode: '61602', shipping_country: 'US' };
+    const placed = await buyer.post('/shop/v1/checkout/place', { fields, payment_method: 'cod' });
+    expect(placed.status).toBe(200);
+    const remembered = await waitFor(async () => {
+      const res = await buyer.get('/shop/v1/me/addresses');
+      return res.body.billing.address_1 ? res.body : undefined;
+    }, 15_000, 100);
+    expect(remembered.billing).toMatchObject({ first_name: 'Ada', address_1: '1 Main St', city: 'Springfield', state: 'IL', postcode: '62701', country: 'US', email: 'ada@example.com' });
+    expect(remembered.shipping).toMatchObject({ first_name: 'Lee', address_1: '9 Elm St', city: 'Peoria' });
+    expect((await buyer.get('/shop/v1/me')).body).toMatchObject({ has_billing_address: true, has_shipping_address: true });
+    // An order an admin creates for the customer leaves the customer's addresses alone.
+    const id = (await buyer.get('/shop/v1/me')).body.id;
+    await admin.post('/shop/v1/order', { customer_id: id, billing: { first_name: 'X', address_1: 'Admin Rd', country: 'US', email: 'x@example.com' }, line_items: [{ price_id: product.body.prices[0].id }] });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await buyer.get('/shop/v1/me/addresses')).body.billing.address_1).toBe('1 Main St');
   });
 });
 

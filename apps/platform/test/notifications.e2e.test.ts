@@ -116,7 +116,7 @@ describe('order emails', () => {
   it('sends order received to the customer and new order to the store admin once the placement succeeds (one mail, paid or not); cancelled, refunded', async () => {
     const lines = [{ productId: 1, variationId: 0, quantity: 2, priceId: 1, lineId: 1, downloadable: false, name: 'Mug <b>', total: '20.00', tax: '0' }];
     const base = { orderId: 9001, customerId: 0, currency: 'USD', billingEmail: 'olga@example.com', billingFirstName: 'Olga', orderKey: 'k' };
-    const placed = { status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date() };
+    const placed = { status: 'pending_payment', total: '20.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'cod', createdAt: new Date(), createdVia: 'checkout' };
     const changed = (orderId: number, billingEmail: string, fromStatus: string, toStatus: string) => ({
       orderId, fromStatus, toStatus, byUserId: 0, changedAt: new Date(), billingEmail, billingFirstName: 'Olga', total: '20.00',
       currency: 'USD', paymentMethod: 'cod', lines, customerId: 0,
@@ -188,7 +188,7 @@ describe('order emails', () => {
     const ids = [
       await publishEvent(events, OrderEvents.orderPlaced, {
         orderId: 9101, customerId: 0, currency: 'USD', billingEmail: 'bounce@example.com', billingFirstName: 'Bo', orderKey: 'k',
-        status: 'on_hold', total: '10.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'bacs', createdAt: new Date(),
+        status: 'on_hold', total: '10.00', lines, couponCodes: [], reservationId: '', paymentMethod: 'bacs', createdAt: new Date(), createdVia: 'checkout',
       }),
       await publishEvent(events, OrderEvents.orderStatusChanged, changed('on_hold', 'failed')),
       await publishEvent(events, OrderEvents.orderStatusChanged, changed('failed', 'processing')),

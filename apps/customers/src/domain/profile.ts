@@ -126,6 +126,30 @@ export class ProfileService {
     return user[which];
   }
 
+  /**
+   * orders.order_placed of a storefront checkout (inside the consumer's
+   * transaction): the customer's billing and shipping addresses become the
+   * ones the order was placed with, as the host platform's checkout saves
+   * them, so the next checkout and `/me/addresses` start from them. An
+   * address the checkout did not ask for (no shipping needed) is left as it was.
+   */
+  async rememberCheckoutAddresses(em: EntityManager, userId: number, placed: Partial<Record<AddressKind, Partial<AddressFields>>>): Promise<boolean> {
+    const user = userId > 0 ? await em.findOne(User, { id: userId }) : null;
+    if (!user) return false;
+    let changed = false;
+    for (const kind of ['billing', 'shipping'] as const) {
+      const address = placed[kind];
+      if (!address || !Object.values(address).some((v) => v?.trim())) continue;
+      user[kind] = { ...user[kind], ...trimAll(address) };
+      changed = true;
+    }
+    if (changed) {
+      user.modifiedAt = this.deps.now();
+      recordEvent(em, CustomerEvents.customerUpdated, { userId });
+    }
+    return changed;
+  }
+
   updateNotifications(userId: number, patch: NotificationPatch): Promise<User> {
     return this.change(userId, async (em, user) => {
       if (patch.subscribeToEmail !== undefined) user.subscribeToEmail = patch.subscribeToEmail;

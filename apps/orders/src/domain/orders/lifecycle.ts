@@ -15,7 +15,7 @@ const ACTIVITY = activityLogged('orders');
 /** What order_placed tells: known before the order is inserted once its ids are drawn. */
 export type PlacedOrder = Pick<
   Order,
-  'id' | 'customerId' | 'status' | 'currency' | 'total' | 'couponCodes' | 'reservationId' | 'paymentMethod' | 'billing' | 'orderKey'
+  'id' | 'customerId' | 'status' | 'currency' | 'total' | 'couponCodes' | 'reservationId' | 'paymentMethod' | 'billing' | 'shipping' | 'orderKey' | 'createdVia'
 > & { lineItems: Order['lineItems'] };
 
 export function eventLines(order: Pick<Order, 'lineItems'>): orders.OrderCancelledLine[] {
@@ -49,6 +49,9 @@ export function recordPlaced(events: EventSink, order: PlacedOrder, now: Date): 
     billingFirstName: order.billing.firstName,
     orderKey: order.orderKey,
     createdAt: now,
+    billing: { ...order.billing },
+    shipping: { ...order.shipping },
+    createdVia: order.createdVia,
   });
   recordActivity(events, order, 'info', `Order #${order.id} placed.`, { order_id: order.id, status: order.status });
 }

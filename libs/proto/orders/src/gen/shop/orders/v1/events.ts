@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "@storefront/proto/gen/google/protobuf/timestamp";
-import { SubscriptionTerms } from "./types";
+import { OrderAddress, SubscriptionTerms } from "./types";
 
 export interface OrderCancelledLine {
   productId: number;
@@ -59,7 +59,16 @@ export interface OrderPlaced {
   billingEmail: string;
   billingFirstName: string;
   orderKey: string;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The addresses the order was placed with: a storefront checkout's are remembered on the customer. */
+  billing?: OrderAddress | undefined;
+  shipping?:
+    | OrderAddress
+    | undefined;
+  /** "checkout" (the storefront), "admin", ... */
+  createdVia: string;
 }
 
 /**
@@ -549,6 +558,9 @@ function createBaseOrderPlaced(): OrderPlaced {
     billingFirstName: "",
     orderKey: "",
     createdAt: undefined,
+    billing: undefined,
+    shipping: undefined,
+    createdVia: "",
   };
 }
 
@@ -592,6 +604,15 @@ export const OrderPlaced: MessageFns<OrderPlaced> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    if (message.billing !== undefined) {
+      OrderAddress.encode(message.billing, writer.uint32(114).fork()).join();
+    }
+    if (message.shipping !== undefined) {
+      OrderAddress.encode(message.shipping, writer.uint32(122).fork()).join();
+    }
+    if (message.createdVia !== "") {
+      writer.uint32(130).string(message.createdVia);
     }
     return writer;
   },
@@ -713,6 +734,30 @@ export const OrderPlaced: MessageFns<OrderPlaced> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.billing = OrderAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.shipping = OrderAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.createdVia = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -743,6 +788,13 @@ export const OrderPlaced: MessageFns<OrderPlaced> = {
     message.billingFirstName = object.billingFirstName ?? "";
     message.orderKey = object.orderKey ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    message.billing = (object.billing !== undefined && object.billing !== null)
+      ? OrderAddress.fromPartial(object.billing)
+      : undefined;
+    message.shipping = (object.shipping !== undefined && object.shipping !== null)
+      ? OrderAddress.fromPartial(object.shipping)
+      : undefined;
+    message.createdVia = object.createdVia ?? "";
     return message;
   },
 };
