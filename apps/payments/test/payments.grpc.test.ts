@@ -43,18 +43,33 @@ const count = async (sql: string, params: unknown[] = []) =>
 
 describe('ListAvailableGateways', () => {
   it('lists enabled gateways by index; subscriptions exclude gateways without support; disabled ones disappear', async () => {
-    const all = await grpc.payments.listAvailableGateways({ amount: '10.00', currency: 'USD', hasSubscription: false, customerId: 0 }, guest());
+    const all = await grpc.payments.listAvailableGateways({ amount: '10.00', currency: 'USD', hasSubscription: false, customerId: 0, shippingMethod: '' }, guest());
     expect(all.gateways.map((g) => g.id)).toEqual(['cod', 'bacs', 'test_card']);
     expect(all.gateways[2]).toMatchObject({ supportsIntents: true, hasFields: true, publishableKey: 'pk_test_storefront' });
     expect(all.gateways[0]).toMatchObject({ supportsIntents: false, supports: ['products'] });
-    const subs = await grpc.payments.listAvailableGateways({ amount: '10.00', currency: 'USD', hasSubscription: true, customerId: 0 }, guest());
+    const subs = await grpc.payments.listAvailableGateways({ amount: '10.00', currency: 'USD', hasSubscription: true, customerId: 0, shippingMethod: '' }, guest());
     expect(subs.gateways.map((g) => g.id)).toEqual(['test_card']);
     await grpc.gateways.updateSettings({ configJson: JSON.stringify({ cod: { is_enabled: false }, bacs: { index: 9 } }), replace: false }, admin);
-    const after = await grpc.payments.listAvailableGateways({ amount: '', currency: '', hasSubscription: false, customerId: 0 }, guest());
+    const after = await grpc.payments.listAvailableGateways({ amount: '', currency: '', hasSubscription: false, customerId: 0, shippingMethod: '' }, guest());
     expect(after.gateways.map((g) => g.id)).toEqual(['test_card', 'bacs']);
     await grpc.gateways.updateSettings({ configJson: JSON.stringify({ cod: {}, bacs: {} }), replace: true }, admin);
-    const err = await rejection(grpc.payments.listAvailableGateways({ amount: 'lots', currency: 'USD', hasSubscription: false, customerId: 0 }, guest()));
+    const err = await rejection(grpc.payments.listAvailableGateways({ amount: 'lots', currency: 'USD', hasSubscription: false, customerId: 0, shippingMethod: '' }, guest()));
     expect([err.code, err.status]).toEqual(['rest_invalid_param', 400]);
+  });
+
+  it("cash on delivery limited to some shipping methods (enable_for_methods) is offered only for them, or when nothing ships", async () => {
+    const ids = async (shippingMethod: string) =>
+      (await grpc.payments.listAvailableGateways({ amount: '10.00', currency: 'USD', hasSubscription: false, customerId: 0, shippingMethod }, guest())).gateways.map((g) => g.id);
+    await grpc.gateways.updateSettings({ configJson: JSON.stringify({ cod: { enable_for_methods: ['local_pickup', 'free_shipping'] } }), replace: false }, admin);
+    try {
+      expect(await ids('flat_rate:1')).not.toContain('cod');
+      expect(await ids('local_pickup:3')).toContain('cod');
+      expect(await ids('free_shipping:7')).toContain('cod');
+      expect(await ids('')).toContain('cod');
+    } finally {
+      await grpc.gateways.updateSettings({ configJson: JSON.stringify({ cod: { enable_for_methods: [] } }), replace: false }, admin);
+    }
+    expect(await ids('flat_rate:1')).toContain('cod');
   });
 
   it('records an activity-log event (gateway ids and field names only) with each settings change', async () => {

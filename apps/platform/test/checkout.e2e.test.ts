@@ -108,6 +108,15 @@ describe('POST /checkout/place', () => {
     // An unknown gateway is named whatever else is wrong with the request.
     expectError(await c.post('/shop/v1/checkout/place', { fields: {}, payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
     expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
+    // Cash on delivery limited to local pickup: not offered, nor taken, for a flat-rate delivery.
+    await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { enable_for_methods: ['local_pickup'] } } });
+    try {
+      await c.post('/shop/v1/checkout/update', { fields: US_ADDRESS });
+      expect((await c.get('/shop/v1/checkout/state')).body.available_gateways.map((g: { id: string }) => g.id)).not.toContain('cod');
+      expectError(await place(c), 422, 'shop_checkout_invalid_gateway');
+    } finally {
+      await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { enable_for_methods: [] } } });
+    }
     // A payload the card gateway cannot read is refused before anything is made for it: no order, no stock taken.
     const orders = async () => Number((await admin.get('/shop/v1/order')).headers.get('x-platform-total'));
     const [ordersBefore, stockBefore] = [await orders(), await stockOf(mug)];

@@ -168,7 +168,10 @@ export interface PaymentOutcome {
 export const PAYMENT_OUTCOME_UNKNOWN = 'shop_payment_outcome_unknown';
 
 export interface PaymentsPort {
-  availableGateways(input: { amount: string; currency: string; hasSubscription: boolean; customerId: number }, actor: Actor): Promise<GatewayInfo[]>;
+  availableGateways(
+    input: { amount: string; currency: string; hasSubscription: boolean; customerId: number; shippingMethod?: string },
+    actor: Actor,
+  ): Promise<GatewayInfo[]>;
   /** The payment payload as the gateway will read it (shape, the payer's own saved token); charges nothing. */
   validatePayment(input: { gatewayId: string; payloadJson: string; customerId: number }, actor: Actor): Promise<void>;
   processPayment(

@@ -12,7 +12,7 @@ export function paymentHandlers(
   return {
     async listAvailableGateways(req) {
       const amountMinor = req.amount ? amountToMinor(req.amount, req.currency ? checkCurrency(req.currency) : 'USD') : undefined;
-      const views = await domain.catalog.available({ amountMinor, hasSubscription: req.hasSubscription });
+      const views = await domain.catalog.available({ amountMinor, hasSubscription: req.hasSubscription, shippingMethod: req.shippingMethod });
       return { gateways: views.map(toGatewaySummary) };
     },
     async processPayment(req, caller) {

@@ -57,6 +57,7 @@ export class CheckoutStates {
         currency: snapshot.currency,
         hasSubscription: snapshot.hasSubscription,
         customerId: actor.userId,
+        shippingMethod: snapshot.needsShipping ? snapshot.chosenRate : '',
       },
       actor,
     );
@@ -72,6 +73,7 @@ export class CheckoutStates {
           currency: snapshot.currency,
           hasSubscription: snapshot.hasSubscription,
           customerId: actor.userId,
+          shippingMethod: snapshot.needsShipping ? snapshot.chosenRate : '',
         },
         actor,
       );

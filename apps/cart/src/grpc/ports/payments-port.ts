@@ -9,7 +9,7 @@ export function paymentsPort(channel: Channel): PaymentsPort {
   const client = bindClient(channel, payments.PaymentServiceService);
   return {
     async availableGateways(input, actor) {
-      const { gateways } = await client.listAvailableGateways(input, callerOf(actor));
+      const { gateways } = await client.listAvailableGateways({ ...input, shippingMethod: input.shippingMethod ?? '' }, callerOf(actor));
       return gateways.map((g) => ({
         id: g.id,
         title: g.title,

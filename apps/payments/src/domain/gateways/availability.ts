@@ -4,16 +4,20 @@ export interface AvailabilityQuery {
   /** Minor units; undefined = not checked. */
   amountMinor?: number;
   hasSubscription: boolean;
+  /** The chosen shipping rate id ("flat_rate:1"); undefined or '' when nothing ships. */
+  shippingMethod?: string;
 }
 
 /**
  * Spec 2.11: enabled, within max_amount (0 = no cap), and compatible with the
- * cart/order (a subscription needs `subscriptions` support).
+ * cart/order (a subscription needs `subscriptions` support; a gateway's own
+ * rule, such as cash on delivery's shipping methods).
  */
 export function isAvailable(gateway: PaymentGateway, settings: GatewaySettings, query: AvailabilityQuery): boolean {
   if (!settings.is_enabled) return false;
   if (query.amountMinor !== undefined && gateway.maxAmount > 0 && query.amountMinor > gateway.maxAmount) return false;
   if (query.hasSubscription && !gateway.supports.includes('subscriptions')) return false;
+  if (gateway.availableFor && !gateway.availableFor(settings, query)) return false;
   return true;
 }
 

@@ -12,6 +12,7 @@
  */
 
 import type { CardSummary, StoredToken } from '../../persistence/token-records';
+import type { AvailabilityQuery } from './availability';
 
 export type { CardSummary, StoredToken };
 
@@ -172,6 +173,8 @@ export interface PaymentGateway {
   publishableKey?(settings: GatewaySettings): string;
   /** What a customer is told to do to pay (plain text, "" for nothing): emails and the thank-you page. */
   paymentInstructions?(settings: GatewaySettings): string;
+  /** The gateway's own availability rule for a cart or order, from its settings (cod: its shipping methods). */
+  availableFor?(settings: GatewaySettings, query: AvailabilityQuery): boolean;
   /**
    * Its processPayment decides without calling anything outside this process
    * (cash on delivery, bank transfer): there is no charge that a crash could

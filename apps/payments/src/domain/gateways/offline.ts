@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayEnvironment, GatewayFeature, GatewaySettings, PaymentGateway, PaymentRequest, PaymentResult, SettingsField } from './gateway';
+import type { AvailabilityQuery } from './availability';
 
 const COMMON_FIELDS: SettingsField[] = [
   { id: 'title', type: 'safe_text', title: 'Title', description: 'What the customer sees at checkout.' },
@@ -65,6 +66,17 @@ export class CashOnDeliveryGateway implements PaymentGateway {
 
   paymentInstructions(settings: GatewaySettings): string {
     return instructionsOf(settings);
+  }
+
+  /**
+   * `enable_for_methods` (empty: every method) names shipping methods
+   * (`flat_rate`); the chosen rate (`flat_rate:1`) must be of one. A cart
+   * that ships nothing is not limited (nothing is delivered to pay on).
+   */
+  availableFor(settings: GatewaySettings, query: AvailabilityQuery): boolean {
+    const methods = Array.isArray(settings.enable_for_methods) ? settings.enable_for_methods : [];
+    if (!methods.length || !query.shippingMethod) return true;
+    return methods.includes(query.shippingMethod.split(':')[0]);
   }
 }
 

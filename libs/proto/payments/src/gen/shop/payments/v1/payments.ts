@@ -35,6 +35,8 @@ export interface ListAvailableGatewaysRequest {
   currency: string;
   hasSubscription: boolean;
   customerId: number;
+  /** The chosen shipping rate ("flat_rate:1"); empty when nothing ships. A gateway may be limited to some methods. */
+  shippingMethod: string;
 }
 
 export interface ListAvailableGatewaysResponse {
@@ -405,7 +407,7 @@ export const GatewaySummary: MessageFns<GatewaySummary> = {
 };
 
 function createBaseListAvailableGatewaysRequest(): ListAvailableGatewaysRequest {
-  return { amount: "", currency: "", hasSubscription: false, customerId: 0 };
+  return { amount: "", currency: "", hasSubscription: false, customerId: 0, shippingMethod: "" };
 }
 
 export const ListAvailableGatewaysRequest: MessageFns<ListAvailableGatewaysRequest> = {
@@ -421,6 +423,9 @@ export const ListAvailableGatewaysRequest: MessageFns<ListAvailableGatewaysReque
     }
     if (message.customerId !== 0) {
       writer.uint32(32).int64(message.customerId);
+    }
+    if (message.shippingMethod !== "") {
+      writer.uint32(42).string(message.shippingMethod);
     }
     return writer;
   },
@@ -470,6 +475,14 @@ export const ListAvailableGatewaysRequest: MessageFns<ListAvailableGatewaysReque
             message.customerId = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.shippingMethod = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -491,6 +504,7 @@ export const ListAvailableGatewaysRequest: MessageFns<ListAvailableGatewaysReque
     message.currency = object.currency ?? "";
     message.hasSubscription = object.hasSubscription ?? false;
     message.customerId = object.customerId ?? 0;
+    message.shippingMethod = object.shippingMethod ?? "";
     return message;
   },
 };
