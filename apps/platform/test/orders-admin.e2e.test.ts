@@ -487,8 +487,14 @@ describe('GET/PUT/DELETE /order/<id>', () => {
     expect((await admin.patch(`${ORDERS}/${o.id}`, { currency: o.currency })).status).toBe(200);
   });
 
-  it('refunding a paid order through a gateway without refunds is 422 and changes nothing', async () => {
-    const o = await createOrder({ set_paid: true, payment_method: 'cod' });
+  it('refunds an offline or gateway-less payment by hand (recorded); a gateway no longer installed is 422 and changes nothing', async () => {
+    for (const payment_method of ['cod', 'bacs', '']) {
+      const o = await createOrder({ set_paid: true, payment_method });
+      const refunded = await admin.patch(`${ORDERS}/${o.id}`, { status: 'refunded', reason: 'Returned' });
+      expect(refunded.status).toBe(200);
+      expect(refunded.body).toMatchObject({ status: 'refunded', paid_status: 'refunded' });
+    }
+    const o = await createOrder({ set_paid: true, payment_method: 'retired_gateway' });
     expectError(await admin.patch(`${ORDERS}/${o.id}`, { status: 'refunded' }), 422, 'shop_order_refund_unsupported');
     expect((await admin.get(`${ORDERS}/${o.id}`)).body).toMatchObject({ status: 'processing', paid_status: 'paid' });
     expectError(await admin.patch(`${ORDERS}/${(await createOrder()).id}`, { status: 'refunded' }), 409, 'shop_order_invalid_transition');
@@ -506,14 +512,14 @@ describe('GET/PUT/DELETE /order/<id>', () => {
 
 describe('state machine (admin status changes)', () => {
   // What the contract's lifecycle allows an administrator; refunds of paid
-  // orders reach the gateway (here: none that refunds -> 422).
+  // orders reach the gateway (here bacs: recorded as paid back by hand).
   const EXPECTED: Record<string, Record<string, number>> = {
     checkout_draft: { pending_payment: 200, processing: 200, completed: 200, on_hold: 200, failed: 200, cancelled: 200, refunded: 409 },
     pending_payment: { checkout_draft: 409, processing: 200, completed: 200, on_hold: 200, failed: 200, cancelled: 200, refunded: 409 },
     on_hold: { checkout_draft: 409, pending_payment: 200, processing: 200, completed: 200, failed: 200, cancelled: 200, refunded: 409 },
     failed: { checkout_draft: 409, pending_payment: 200, processing: 200, completed: 200, on_hold: 200, cancelled: 200, refunded: 409 },
-    processing: { checkout_draft: 409, pending_payment: 409, completed: 200, on_hold: 200, failed: 409, cancelled: 200, refunded: 422 },
-    completed: { checkout_draft: 409, pending_payment: 409, processing: 200, on_hold: 409, failed: 409, cancelled: 409, refunded: 422 },
+    processing: { checkout_draft: 409, pending_payment: 409, completed: 200, on_hold: 200, failed: 409, cancelled: 200, refunded: 200 },
+    completed: { checkout_draft: 409, pending_payment: 409, processing: 200, on_hold: 409, failed: 409, cancelled: 409, refunded: 200 },
     cancelled: { checkout_draft: 409, pending_payment: 409, processing: 409, completed: 409, on_hold: 409, failed: 409, refunded: 409 },
   };
 

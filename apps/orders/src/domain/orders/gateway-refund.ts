@@ -14,7 +14,10 @@ export function refundKey(orderId: number, transactionId: string, what: string):
 
 /**
  * Refunds `amount` of an order through the gateway that took the payment
- * (admin refunds and late payments alike); 422 when that gateway cannot.
+ * (admin refunds and late payments alike); 422 when that gateway cannot. An
+ * offline gateway's refund (cash, bank transfer) is recorded by payments as
+ * paid back by hand; an order marked paid without any gateway has nothing to
+ * call: the refund is the order's own record.
  * `idempotencyKey` names this refund: told again (a retry after a lost
  * answer or a crash), payments refunds nothing more.
  */
@@ -23,8 +26,8 @@ export async function refundThroughGateway(
   order: Order,
   refund: { amount: number; reason: string; idempotencyKey: string; transactionId?: string },
 ): Promise<void> {
-  if (!deps.payments || !order.paymentMethod) throw refundUnsupported(order.paymentMethod);
-  if (refund.amount <= 0) return;
+  if (!order.paymentMethod || refund.amount <= 0) return;
+  if (!deps.payments) throw refundUnsupported(order.paymentMethod);
   await deps.payments.refund({
     orderId: order.id,
     gatewayId: order.paymentMethod,

@@ -360,8 +360,10 @@ export class Payments {
     idempotencyKey: string;
   }): Promise<string> {
     const gateway = this.deps.gateways.has(input.gatewayId) ? this.deps.gateways.get(input.gatewayId) : undefined;
+    // An offline gateway's money (cash, a bank transfer) goes back by hand: the refund is recorded, nothing is called.
+    const manual = gateway?.settlesLocally === true && !gateway.refund;
     // A gateway no longer installed (its addon turned off) cannot refund either: the same refusal.
-    if (!gateway || !gateway.refund || !gateway.supports.includes('refunds')) throw refundUnsupported();
+    if (!gateway || (!manual && (!gateway.refund || !gateway.supports.includes('refunds')))) throw refundUnsupported();
     const currency = checkCurrency(input.currency);
     const amountMinor = amountToMinor(input.amount, currency);
     const key = input.idempotencyKey;
@@ -379,7 +381,9 @@ export class Payments {
     const view = (await this.catalog.views()).find((v) => v.gateway.id === gateway.id)!;
     const env = this.environment(view, 0, await this.deps.site.siteUrl());
     const reason = input.reason.split(String.fromCharCode(0)).join('').slice(0, 2000);
-    const refundId = await gateway.refund({ orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key }, env);
+    const refundId = manual
+      ? newId('manual_re')
+      : await gateway.refund!({ orderId: input.orderId, transactionId: input.transactionId, amountMinor, currency, reason, idempotencyKey: key }, env);
     const inserted = await insertRefund(this.deps.db.em(), { id: refundId, ...request, reason, idempotencyKey: key || null }, this.deps.now());
     // A twin with this key stored its refund first: the same one at the processor, unless the twin asked for another amount.
     return inserted ? refundId : replay((await findRefundByKey(this.deps.db.em(), key))!);
