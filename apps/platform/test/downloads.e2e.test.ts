@@ -378,4 +378,37 @@ describe('POST /bundle/<id>/sync-purchasers', () => {
     }, W);
     expect(synced).toMatchObject({ total: 1, synced_orders: [kept] });
   });
+
+  it('revokes the downloads of an order refunded in full, cancelled after payment or deleted; a partial refund keeps them', async () => {
+    const product = await downloadable('Revocable', [{ name: 'R', file: 'extra.txt' }]);
+    const reader = await customer('reader@example.com');
+    const [refunded, partly, cancelled, deleted] = [
+      await payOrder(reader.id, [Number(product.id)]),
+      await payOrder(reader.id, [Number(product.id)]),
+      await payOrder(reader.id, [Number(product.id)]),
+      await payOrder(reader.id, [Number(product.id)]),
+    ];
+    const orderIds = async () => ((await reader.client.get('/shop/v1/me/downloads')).body as { order_id: number }[]).map((p) => p.order_id).sort((a, b) => a - b);
+    await waitFor(async () => (await orderIds()).length === 4, W);
+    const permissionOf = async (orderId: number) =>
+      ((await reader.client.get('/shop/v1/me/downloads')).body as { order_id: number; permission_id: number }[]).find((p) => p.order_id === orderId)!.permission_id;
+    const revokedPermission = await permissionOf(refunded);
+    const link = (await reader.client.post(`/shop/v1/me/downloads/${revokedPermission}/sign`, {})).body.url as string;
+    const who = { customerId: reader.id, billingEmail: '', billingFirstName: '', orderKey: 'k' };
+    await publishEvent(events, OrderEvents.orderRefunded, { ...who, orderId: refunded, amount: '10.00', currency: 'USD', full: true, reason: '' });
+    await publishEvent(events, OrderEvents.orderRefunded, { ...who, orderId: partly, amount: '2.00', currency: 'USD', full: false, reason: '' });
+    await publishEvent(events, OrderEvents.orderCancelled, {
+      ...who, orderId: cancelled, reservationId: '', lines: [], couponCodes: [], wasPaid: true, total: '10.00', currency: 'USD', previousStatus: 'processing',
+    });
+    await publishEvent(events, OrderEvents.orderDeleted, {
+      orderId: deleted, customerId: reader.id, status: 'completed', paidStatus: 'paid', reservationId: '', lines: [], counted: true, countedAmount: '10.00',
+    });
+    await waitFor(async () => (await orderIds()).join() === String(partly), W);
+    expectError(await reader.client.post(`/shop/v1/me/downloads/${revokedPermission}/sign`, {}), 404);
+    // A link signed before the refund no longer opens.
+    const signed = new URL(link);
+    const opened = await fetch(new URL(signed.pathname + signed.search, stack.url));
+    expect(opened.status).toBe(404);
+    await opened.body?.cancel();
+  });
 });

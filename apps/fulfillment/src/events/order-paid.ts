@@ -43,7 +43,8 @@ export function onOrderPaid(domain: DownloadsDomain, logger: Logger): { handler:
 
 /**
  * An order that no longer counts as paid: cancelled after payment, fully
- * refunded, or deleted. Its lines leave the paid orders a bundle sync walks.
+ * refunded, or deleted. Its download permissions are revoked and its lines
+ * leave the paid orders a bundle sync walks.
  * One idempotent statement, no inbox transaction (the shortcut does it all).
  */
 export function onPaidOrderGone<T extends { orderId: number }>(domain: DownloadsDomain, gone: (payload: T) => boolean) {

@@ -44,8 +44,9 @@ export async function recordPaidLinesNow(reader: Reader, lines: readonly PaidLin
 }
 
 /** Forgets an order's paid lines (idempotent by itself: no transaction needed). */
-export async function forgetPaidLines(reader: Reader, orderId: number): Promise<void> {
-  await reader.query(`delete from ${L} where "order_id" = ?`, [orderId]);
+/** An order no longer paid: its paid lines and its download permissions (their open sessions with them), in one statement. */
+export async function forgetPaidOrder(reader: Reader, orderId: number): Promise<void> {
+  await reader.query(`with revoked as (delete from ${P} where "order_id" = ?) delete from ${L} where "order_id" = ?`, [orderId, orderId]);
 }
 
 /** Inserts the permissions that do not exist yet (one per order, product and file); returns the new ones. */

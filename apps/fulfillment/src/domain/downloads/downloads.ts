@@ -12,7 +12,7 @@ import {
   abandonSession,
   listCustomerPermissions,
   recordPaidLines,
-  forgetPaidLines,
+  forgetPaidOrder,
   recordPaidLinesNow,
 } from '../../persistence/downloads.repository';
 import { badSignature, linkExpired, permissionGone, permissionNotFound, sessionNotFound } from './errors';
@@ -105,12 +105,13 @@ export class Downloads {
   }
 
   /**
-   * An order no longer paid (cancelled after payment, fully refunded, deleted):
-   * bundle syncs walk past it (they grant to past paid orders). Permissions
-   * already granted are not revoked here.
+   * An order no longer paid (cancelled after payment, fully refunded,
+   * deleted): its download permissions are revoked (the host platform serves
+   * downloads only of orders that permit them, and these statuses are
+   * final), and bundle syncs walk past it (they grant to past paid orders).
    */
   async forgetPaidOrder(orderId: number): Promise<void> {
-    await forgetPaidLines(this.deps.db.reader, orderId);
+    await forgetPaidOrder(this.deps.db.reader, orderId);
   }
 
   async listForCustomer(customerId: number, page: number, perPage: number) {
