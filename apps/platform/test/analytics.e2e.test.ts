@@ -334,17 +334,17 @@ describe('GET /product-analytics', () => {
   it('lists the products sold in the period by net sales, with pagination headers', async () => {
     const res = await admin.get(`${PRODUCTS}?${PERIOD}`);
     expect(res.status).toBe(200);
-    // Tee: A (1, 15 - 5) + C (2, 30); Mug: A (2, 20) + B (1, 10); Cap: D (4, 8).
+    // Mug: A (2, 20) + B (1, 10); Tee: A (1, 15 - 5) + C (2, 30, all refunded: 0, as in the store's net sales); Cap: D (4, 8).
     expect(res.body).toEqual([
-      { product_id: TEE, name: 'Tee', items_sold: 3, net_sales: 40, orders_count: 2, _links: links(TEE) },
       { product_id: MUG, name: 'Mug', items_sold: 3, net_sales: 30, orders_count: 2, _links: links(MUG) },
+      { product_id: TEE, name: 'Tee', items_sold: 3, net_sales: 10, orders_count: 2, _links: links(TEE) },
       { product_id: CAP, name: 'Cap 100%_cotton', items_sold: 4, net_sales: 8, orders_count: 1, _links: links(CAP) },
     ]);
     expect(res.headers.get('x-platform-total')).toBe('3');
     expect(res.headers.get('x-platform-totalpages')).toBe('1');
 
     const first = await admin.get(`${PRODUCTS}?${PERIOD}&per_page=2`);
-    expect(first.body.map((p: { product_id: number }) => p.product_id)).toEqual([TEE, MUG]);
+    expect(first.body.map((p: { product_id: number }) => p.product_id)).toEqual([MUG, TEE]);
     expect(first.headers.get('x-platform-total')).toBe('3');
     expect(first.headers.get('x-platform-totalpages')).toBe('2');
     expect(first.headers.get('link')).toContain('rel="next"');

@@ -64,6 +64,14 @@ export interface ProductDetailRecord {
 /** Midnight UTC starting `day`, plus `days` days. */
 const startOf = (day: string, days = 0) => new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000);
 const UTC_DAY = `(o.date_created at time zone 'UTC')::date`;
+
+/**
+ * A line's net sales (`l`, of order `o`) less its share of what a refund took
+ * back of the order's products (the store report's refunded sales, spread
+ * over the lines by their net), so products and the store agree on net sales.
+ */
+const LINE_NET = `(l.subtotal - l.discount) - coalesce(round((l.subtotal - l.discount)::numeric
+  * least(o.refunded_total, greatest(o.subtotal - o.discount_total, 0)) / nullif(greatest(o.subtotal - o.discount_total, 0), 0)), 0)`;
 const TOTALS_JSON = `json_build_object('gross', coalesce(sum(s.subtotal), 0)::bigint,
   'discounts', coalesce(sum(s.discount_total), 0)::bigint, 'refunds', coalesce(sum(s.refunded_sales), 0)::bigint,
   'shipping', coalesce(sum(s.shipping_total), 0)::bigint, 'tax', coalesce(sum(s.total_tax), 0)::bigint,
@@ -150,7 +158,7 @@ export async function productSalesPage(
   const like = q.search ? `%${escapeLike(q.search.toLowerCase())}%` : '';
   const rows = await reader.query<{ total: string; products: unknown }>(
     `with products as (
-       select l.product_id, sum(l.quantity)::bigint as items, sum(l.subtotal - l.discount)::bigint as net,
+       select l.product_id, sum(l.quantity)::bigint as items, sum(${LINE_NET})::bigint as net,
          count(distinct l.order_id) as orders,
          (array_agg(l.name order by o.date_created desc, l.id desc))[1] as name
        from ${T.orders} o join ${T.lines} l on l.order_id = o.id
@@ -179,7 +187,7 @@ export async function productSales(
 ): Promise<ProductDetailRecord> {
   const rows = await reader.query<{ name: string | null; totals: unknown; days: unknown }>(
     `with sold as (
-       select l.quantity, l.subtotal - l.discount as net, l.order_id, ${UTC_DAY} as day
+       select l.quantity, ${LINE_NET} as net, l.order_id, ${UTC_DAY} as day
        from ${T.lines} l join ${T.orders} o on o.id = l.order_id
        where l.product_id = ? and o.status in (?) and o.date_created >= ?::timestamptz
          and o.date_created < ?::timestamptz and o.currency = ?
