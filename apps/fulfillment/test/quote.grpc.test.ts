@@ -79,6 +79,7 @@ describe('QuoteService over gRPC', () => {
     expect(q.totals).toEqual({
       itemsTotal: '5.97',
       itemsTax: '0.42',
+      itemsSubtotalTax: '0.42',
       shippingTotal: '4.99',
       shippingTax: '0.36',
       taxTotal: '0.78',

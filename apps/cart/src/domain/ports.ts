@@ -95,7 +95,8 @@ export interface CatalogPort {
 
 export interface QuoteInput {
   destination: { country: string; state: string; postcode: string; city: string };
-  lines: { key: string; amount: string; quantity: number; shippingRequired: boolean }[];
+  /** `subtotal`: the line before discounts (its tax: totals.itemsSubtotalTax). */
+  lines: { key: string; amount: string; subtotal: string; quantity: number; shippingRequired: boolean }[];
   couponFreeShipping: boolean;
   pricesIncludeTax: boolean;
   chosenRateId: string;
@@ -116,7 +117,7 @@ export interface QuoteResult {
   chosenRateId: string;
   lineTaxes: Map<string, string>;
   taxLines: { rateId: number; label: string; compound: boolean; rate: string; taxTotal: string; shippingTaxTotal: string }[];
-  totals: { itemsTotal: string; itemsTax: string; shippingTotal: string; shippingTax: string; taxTotal: string; total: string };
+  totals: { itemsTotal: string; itemsTax: string; itemsSubtotalTax: string; shippingTotal: string; shippingTax: string; taxTotal: string; total: string };
 }
 
 export interface QuotePort {

@@ -10,6 +10,7 @@ export function fromProtoQuoteRequest(req: fulfillment.QuoteRequest): QuoteReque
     lines: req.lines.map((l) => ({
       key: l.key,
       amount: l.amount,
+      subtotal: l.subtotal,
       quantity: l.quantity,
       shippingRequired: l.shippingRequired,
       weight: l.weight,
@@ -51,6 +52,7 @@ export function toProtoQuote(q: QuoteResult): fulfillment.QuoteResponse {
     totals: {
       itemsTotal: money(q.totals.itemsTotal),
       itemsTax: money(q.totals.itemsTax),
+      itemsSubtotalTax: money(q.totals.itemsSubtotalTax),
       shippingTotal: money(q.totals.shippingTotal),
       shippingTax: money(q.totals.shippingTax),
       taxTotal: money(q.totals.taxTotal),

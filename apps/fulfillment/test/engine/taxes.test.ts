@@ -24,11 +24,28 @@ describe('quote engine: taxes', () => {
     expect(q.totals).toEqual({
       itemsTotal: '100.00',
       itemsTax: '15.50',
+      itemsSubtotalTax: '15.50',
       shippingTotal: '10.00',
       shippingTax: '1.55',
       taxTotal: '17.05',
       total: '127.05',
     });
+  });
+
+  it('also totals the tax of the lines before discounts (a cart subtotal net of the tax its prices include)', () => {
+    const snapshot = everywhere([
+      taxRate(1, { rate: '10.0000', name: 'Simple', priority: 1 }),
+      taxRate(2, { rate: '5.0000', name: 'Compound', priority: 2, compound: true }),
+    ]);
+    // 115.50 gross holds 15.50 (10.00 + 5.50); the discounted 103.95 holds 13.95 (9.00 + 4.95).
+    const lines = [line('a', '103.95', { subtotal: '115.50' })];
+    const inclusive = run(snapshot, request({ to: { country: 'CA' }, lines, pricesIncludeTax: true }));
+    expect(inclusive.totals).toMatchObject({ itemsTax: '13.95', itemsSubtotalTax: '15.50' });
+    // Exclusive prices: the tax 100.00 before its discount would add.
+    const exclusive = run(snapshot, request({ to: { country: 'CA' }, lines: [line('a', '90.00', { subtotal: '100.00' })] }));
+    expect(exclusive.totals).toMatchObject({ itemsTax: '13.95', itemsSubtotalTax: '15.50' });
+    // A subtotal that is not an amount is named.
+    expect(() => run(snapshot, request({ lines: [line('a', '1.00', { subtotal: '-1' })] }))).toThrow(/subtotal/);
   });
 
   it('stacks several compound rates, each on the price plus every tax before it', () => {

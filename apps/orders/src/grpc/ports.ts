@@ -106,6 +106,7 @@ export function quotePort(channel: Channel | undefined): QuotePort | undefined {
           lines: lines.map((l) => ({
             key: l.key,
             amount: fromMinor(l.amount),
+            subtotal: '',
             quantity: l.quantity,
             shippingRequired: l.shippingRequired,
             weight: '',

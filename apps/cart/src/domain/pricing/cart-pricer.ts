@@ -116,6 +116,7 @@ export class CartPricer {
         lines: lines.map((l) => ({
           key: l.itemKey,
           amount: fromMinor(l.subtotal - l.discount, decimals),
+          subtotal: fromMinor(l.subtotal, decimals),
           quantity: l.quantity,
           shippingRequired: l.shippingRequired,
         })),
@@ -128,18 +129,21 @@ export class CartPricer {
       throw destinationFieldError(err, fields) ?? err;
     });
     for (const l of lines) l.tax = toMinor(quote.lineTaxes.get(l.itemKey) ?? '0', decimals);
-    const discount = lines.reduce((a, l) => a + l.discount, 0);
     const total = toMinor(quote.totals.total, decimals);
+    // Prices that include tax: subtotal and discount are net of the tax they contain (the subtotal's
+    // before discounts, the discount's what it took off), as the host platform reports them, so the
+    // subtotal depends on the lines only and total = subtotal - discount + shipping + tax (contract).
+    const grossDiscount = lines.reduce((a, l) => a + l.discount, 0);
+    const netSubtotal = subtotal - toMinor(quote.totals.itemsSubtotalTax, decimals);
+    const netItems = subtotal - grossDiscount - toMinor(quote.totals.itemsTax, decimals);
     return {
       lines,
       currency: settings.currency,
       decimals,
       currencySymbol: settings.currencySymbol,
       totals: {
-        // Prices that include tax: the subtotal is net of the item tax they contain, so that
-        // total = subtotal - discount + shipping + tax holds to the cent (contract) in both modes.
-        subtotal: settings.pricesIncludeTax ? subtotal - toMinor(quote.totals.itemsTax, decimals) : subtotal,
-        discount,
+        subtotal: settings.pricesIncludeTax ? netSubtotal : subtotal,
+        discount: settings.pricesIncludeTax ? netSubtotal - netItems : grossDiscount,
         shipping: toMinor(quote.totals.shippingTotal, decimals),
         shippingTax: toMinor(quote.totals.shippingTax, decimals),
         tax: toMinor(quote.totals.taxTotal, decimals),

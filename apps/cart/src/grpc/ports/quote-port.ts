@@ -13,7 +13,7 @@ export function quotePort(channel: Channel | undefined): QuotePort {
       const q = await quotes.quote(
         {
           destination: input.destination,
-          lines: input.lines.map((l) => ({ key: l.key, amount: l.amount, quantity: l.quantity, shippingRequired: l.shippingRequired, weight: '', taxClass: '' })),
+          lines: input.lines.map((l) => ({ key: l.key, amount: l.amount, subtotal: l.subtotal, quantity: l.quantity, shippingRequired: l.shippingRequired, weight: '', taxClass: '' })),
           couponFreeShipping: input.couponFreeShipping,
           subtotal: '',
           pricesIncludeTax: input.pricesIncludeTax,
@@ -38,6 +38,7 @@ export function quotePort(channel: Channel | undefined): QuotePort {
         totals: {
           itemsTotal: t?.itemsTotal || '0',
           itemsTax: t?.itemsTax || '0',
+          itemsSubtotalTax: t?.itemsSubtotalTax || '0',
           shippingTotal: t?.shippingTotal || '0',
           shippingTax: t?.shippingTax || '0',
           taxTotal: t?.taxTotal || '0',

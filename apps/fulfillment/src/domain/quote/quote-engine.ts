@@ -30,9 +30,16 @@ export function quote(snapshot: QuoteSnapshot, input: QuoteInput, rounding: TaxR
     chosenRateId: chosen?.id ?? '',
     lines: input.lines.map((line, i) => ({ key: line.key, tax: total(perLine[i]), taxes: perLine[i] })),
     taxLines,
-    totals: totals(input, taxLines, chosen),
+    totals: { ...totals(input, taxLines, chosen), itemsSubtotalTax: subtotalTax(input, ratesFor, rounding, perLine) },
     rounding,
   };
+}
+
+/** The tax the lines' subtotals (before discounts) hold or add, rounded as the discounted lines' is. */
+function subtotalTax(input: QuoteInput, ratesFor: (taxClass: string) => MatchableTaxRate[], rounding: TaxRounding, perLine: RateAmount[][]): bigint {
+  if (!input.lines.some((l) => l.subtotal !== undefined && l.subtotal !== l.amount)) return perLine.flat().reduce((s, a) => s + a.amount, 0n);
+  const undiscounted = input.lines.map((l) => ({ ...l, amount: l.subtotal ?? l.amount }));
+  return lineTaxes(undiscounted, ratesFor, input.pricesIncludeTax, rounding).flat().reduce((s, a) => s + a.amount, 0n);
 }
 
 /** Shipping costs exclude tax; each rate's tax is rounded half up on its own. */
@@ -70,7 +77,7 @@ function summarize(rates: readonly MatchableTaxRate[], perLine: RateAmount[][], 
     .filter((line) => line.taxTotal !== 0n || line.shippingTaxTotal !== 0n);
 }
 
-function totals(input: QuoteInput, taxLines: TaxLine[], chosen: QuotedRate | undefined): QuoteResult['totals'] {
+function totals(input: QuoteInput, taxLines: TaxLine[], chosen: QuotedRate | undefined): Omit<QuoteResult['totals'], 'itemsSubtotalTax'> {
   const itemsTotal = input.lines.reduce((s, l) => s + l.amount, 0n);
   const itemsTax = taxLines.reduce((s, l) => s + l.taxTotal, 0n);
   const shippingTotal = chosen?.cost ?? 0n;

@@ -8,7 +8,7 @@ import type { QuoteInput } from './quote-types';
 /** A quote request as it arrives: decimal strings and free text. */
 export interface QuoteRequestFields {
   destination: { country: string; state: string; postcode: string; city: string };
-  lines: Array<{ key: string; amount: string; quantity: number; shippingRequired: boolean; weight: string; taxClass: string }>;
+  lines: Array<{ key: string; amount: string; subtotal?: string; quantity: number; shippingRequired: boolean; weight: string; taxClass: string }>;
   couponFreeShipping: boolean;
   /** "" = the sum of line amounts. */
   subtotal: string;
@@ -26,6 +26,7 @@ export function parseQuoteRequest(fields: QuoteRequestFields): QuoteInput {
   const lines = fields.lines.map((line, i) => ({
     key: line.key,
     amount: money(line.amount, `lines[${i}].amount`, problems),
+    subtotal: line.subtotal ? money(line.subtotal, `lines[${i}].subtotal`, problems) : undefined,
     quantity: line.quantity,
     shippingRequired: line.shippingRequired,
     taxClass: taxClass(line.taxClass, `lines[${i}].tax_class`, problems),

@@ -5,6 +5,8 @@ export interface QuoteLineInput {
   key: string;
   /** Minor units, after discounts; includes tax when pricesIncludeTax. */
   amount: bigint;
+  /** Minor units, before discounts (same terms); undefined = amount. */
+  subtotal?: bigint;
   quantity: number;
   shippingRequired: boolean;
   /** standard | reduced-rate | zero-rate */
@@ -55,6 +57,8 @@ export interface QuoteResult {
   totals: {
     itemsTotal: bigint;
     itemsTax: bigint;
+    /** The tax of the lines' subtotals (before discounts). */
+    itemsSubtotalTax: bigint;
     shippingTotal: bigint;
     shippingTax: bigint;
     taxTotal: bigint;

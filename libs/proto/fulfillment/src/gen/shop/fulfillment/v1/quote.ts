@@ -30,6 +30,11 @@ export interface QuoteLine {
   weight: string;
   /** standard | reduced-rate | zero-rate; "" = standard. */
   taxClass: string;
+  /**
+   * The line before discounts, same terms as amount; "" = amount. Its tax is
+   * summed in items_subtotal_tax (what a cart's undiscounted subtotal holds).
+   */
+  subtotal: string;
 }
 
 export interface QuoteRequest {
@@ -97,6 +102,8 @@ export interface QuoteTotals {
   taxTotal: string;
   /** What the customer pays: items (+ items_tax when prices exclude tax) + shipping + shipping_tax. */
   total: string;
+  /** The tax of the lines' subtotals (before discounts), rounded as items_tax is. */
+  itemsSubtotalTax: string;
 }
 
 export interface QuoteResponse {
@@ -219,7 +226,7 @@ export const Destination: MessageFns<Destination> = {
 };
 
 function createBaseQuoteLine(): QuoteLine {
-  return { key: "", amount: "", quantity: 0, shippingRequired: false, weight: "", taxClass: "" };
+  return { key: "", amount: "", quantity: 0, shippingRequired: false, weight: "", taxClass: "", subtotal: "" };
 }
 
 export const QuoteLine: MessageFns<QuoteLine> = {
@@ -241,6 +248,9 @@ export const QuoteLine: MessageFns<QuoteLine> = {
     }
     if (message.taxClass !== "") {
       writer.uint32(50).string(message.taxClass);
+    }
+    if (message.subtotal !== "") {
+      writer.uint32(58).string(message.subtotal);
     }
     return writer;
   },
@@ -306,6 +316,14 @@ export const QuoteLine: MessageFns<QuoteLine> = {
             message.taxClass = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subtotal = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -329,6 +347,7 @@ export const QuoteLine: MessageFns<QuoteLine> = {
     message.shippingRequired = object.shippingRequired ?? false;
     message.weight = object.weight ?? "";
     message.taxClass = object.taxClass ?? "";
+    message.subtotal = object.subtotal ?? "";
     return message;
   },
 };
@@ -925,7 +944,15 @@ export const TaxLine: MessageFns<TaxLine> = {
 };
 
 function createBaseQuoteTotals(): QuoteTotals {
-  return { itemsTotal: "", itemsTax: "", shippingTotal: "", shippingTax: "", taxTotal: "", total: "" };
+  return {
+    itemsTotal: "",
+    itemsTax: "",
+    shippingTotal: "",
+    shippingTax: "",
+    taxTotal: "",
+    total: "",
+    itemsSubtotalTax: "",
+  };
 }
 
 export const QuoteTotals: MessageFns<QuoteTotals> = {
@@ -947,6 +974,9 @@ export const QuoteTotals: MessageFns<QuoteTotals> = {
     }
     if (message.total !== "") {
       writer.uint32(50).string(message.total);
+    }
+    if (message.itemsSubtotalTax !== "") {
+      writer.uint32(58).string(message.itemsSubtotalTax);
     }
     return writer;
   },
@@ -1012,6 +1042,14 @@ export const QuoteTotals: MessageFns<QuoteTotals> = {
             message.total = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.itemsSubtotalTax = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1035,6 +1073,7 @@ export const QuoteTotals: MessageFns<QuoteTotals> = {
     message.shippingTax = object.shippingTax ?? "";
     message.taxTotal = object.taxTotal ?? "";
     message.total = object.total ?? "";
+    message.itemsSubtotalTax = object.itemsSubtotalTax ?? "";
     return message;
   },
 };
