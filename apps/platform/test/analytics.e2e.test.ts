@@ -316,6 +316,7 @@ describe('GET /analytics', () => {
       ['compare=1.5', 'compare'],
       ['currency=US', 'currency'],
       ['currency=US1', 'currency'],
+      ['currency=XYZ', 'currency'],
       ['currency=%00%00%00', 'currency'],
     ];
     for (const [query, field] of cases) expectInvalid(await admin.get(`${ANALYTICS}?${query}`), field);

@@ -9,6 +9,14 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** Currencies without minor units (ISO 4217 exponent 0). */
 const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
 
+/** ISO 4217 codes in use (the runtime's ICU list). */
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** Whether `code` (upper case) is an ISO 4217 currency code in use. */
+export function isIsoCurrency(code: string): boolean {
+  return ISO_CURRENCIES.has(code);
+}
+
 /** The minor-unit digits of an ISO 4217 currency (0 for JPY and the like, else 2). */
 export function currencyDecimals(currency: string): number {
   return ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2;

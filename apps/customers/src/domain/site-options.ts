@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidParams } from '@storefront/errors';
+import { isIsoCurrency } from '@storefront/money';
 import { recordEvent } from '@storefront/events';
 import { CustomerEvents } from '@storefront/domain-events/customers';
 import { SiteOption } from '../persistence/entities';
@@ -68,15 +69,13 @@ export async function writeSiteOptions(
 
 /** An http(s) address with a host. */
 const WEB_ADDRESS = /^https?:\/\/[^\s/]+/;
-/** ISO 4217 codes in use (the runtime's ICU list). */
-const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 function validate(patch: Partial<SiteOptions>): void {
   const problems: Record<string, string> = {};
   if (patch.site_url !== undefined && !WEB_ADDRESS.test(patch.site_url)) {
     problems.site_url = 'site_url must be an http(s) URL.';
   }
-  if (patch.currency !== undefined && !ISO_CURRENCIES.has(patch.currency)) {
+  if (patch.currency !== undefined && !isIsoCurrency(patch.currency)) {
     problems.currency = 'currency must be an ISO 4217 code (USD, EUR, ...).';
   }
   // Shown on pages and in emails: a web address only (never javascript: or data:).

@@ -1,4 +1,5 @@
 import { invalidParams } from '@storefront/errors';
+import { isIsoCurrency } from '@storefront/money';
 import type { DayRange } from '../../persistence/analytics.repository';
 
 export type { DayRange };
@@ -73,6 +74,6 @@ export function previousWindow(period: DayRange, compare: number | undefined): D
 /** ISO 4217 code (any case) -> upper case; "" stays "" (the store currency). */
 export function parseCurrency(value: string): string {
   const code = value.trim().toUpperCase();
-  if (code && !/^[A-Z]{3}$/.test(code)) throw invalidParams({ currency: 'currency must be an ISO 4217 code (three letters).' });
+  if (code && !isIsoCurrency(code)) throw invalidParams({ currency: 'currency must be an ISO 4217 code (USD, EUR, ...).' });
   return code;
 }
