@@ -168,6 +168,22 @@ describe('POST /order', () => {
     }
   });
 
+  it('a draft an admin moves on takes its stock then (checked); refused, it stays a draft', async () => {
+    const lamps = await catalogAdmin.simpleProduct({ title: 'Lamps', amount: '8.00', stock: 3 });
+    const stock = async () =>
+      (await catalogAdmin.products.getProduct({ id: lamps.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const big = (await admin.post(ORDERS, { billing: US, status: 'checkout_draft', line_items: [{ price_id: lamps.prices[0].id, quantity: 5 }] })).body;
+    expect(await stock()).toBe(3);
+    expectError(await admin.patch(`${ORDERS}/${big.id}`, { status: 'processing' }), 422, 'shop_order_invalid_line_item');
+    expect((await admin.get(`${ORDERS}/${big.id}`)).body.status).toBe('checkout_draft');
+    const draft = (await admin.post(ORDERS, { billing: US, status: 'checkout_draft', line_items: [{ price_id: lamps.prices[0].id, quantity: 2 }] })).body;
+    expect(await stock()).toBe(3);
+    expect((await admin.patch(`${ORDERS}/${draft.id}`, { status: 'on_hold' })).body.status).toBe('on_hold');
+    expect(await stock()).toBe(1);
+    expect((await admin.put(`${ORDERS}/${draft.id}`, { status: 'cancelled' })).status).toBe(200);
+    await waitFor(async () => (await stock()) === 3, 15_000, 100);
+  });
+
   it('prices lines by price_id or product_id with the catalog and totals them with the quote engine', async () => {
     const res = await admin.post(ORDERS, {
       billing: US,

@@ -572,6 +572,10 @@ export class Orders {
       const idempotencyKey = refundKey(id, current.transactionId, `refund-from-${current.refundedTotal}-of-${refund.amount}`);
       await refundThroughGateway(this.deps, current, { ...refund, idempotencyKey });
     }
+    // An admin moving a draft on places it: its lines take their stock now (checked, 422 past it), as an
+    // order created in that status would; a refused or failed write gives the units back.
+    const placing = current.status === 'checkout_draft' && wantsStatus !== undefined && wantsStatus !== 'checkout_draft' && !current.reservationId;
+    const placedReservation = placing ? await this.adminStock.reserve([...current.lineItems, ...priced]) : '';
     // New lines are totalled by the quote engine before the transaction opens (never a remote call inside it).
     const prepare = (order: Order) =>
       priced.length
@@ -581,7 +585,7 @@ export class Orders {
             billing: mergeAddress(order.billing, input.billing, input.billingFields) ?? order.billing,
           }
         : undefined;
-    await this.editPriced(id, prepare, async (em, locked, content) => {
+    await this.adminStock.storing(placedReservation, () => this.editPriced(id, prepare, async (em, locked, content) => {
       let order = locked;
       // Merged with the locked row: a concurrent change of another field is kept.
       const billing = mergeAddress(order.billing, input.billing, input.billingFields);
@@ -601,6 +605,7 @@ export class Orders {
         shipping,
         transactionId: input.transactionId,
         metaData: input.metaData.length ? mergeMeta(order.metaData, input.metaData) : undefined,
+        reservationId: placedReservation || undefined,
       };
       const plan = wantsStatus !== undefined ? planTransition(order, wantsStatus, 'admin') : null;
       if (plan) {
@@ -608,8 +613,10 @@ export class Orders {
       } else {
         await updateOrderFields(em, id, changes, now);
       }
-    });
-    return this.get(id);
+    }));
+    const updated = await this.get(id);
+    if (placedReservation) await this.adminStock.placed(placedReservation, updated);
+    return updated;
   }
 
   async delete(id: number): Promise<Order> {
