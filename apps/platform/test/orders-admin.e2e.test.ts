@@ -103,11 +103,15 @@ describe('permission tier: admin (manage_options)', () => {
   });
 });
 
+/** A product's stock level as catalog holds it now. */
+async function stockOf(productId: number): Promise<number | undefined> {
+  return (await catalogAdmin.products.getProduct({ id: productId, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+}
+
 describe('POST /order', () => {
   it('takes stock as a checkout does: refused past the stock, held while pending, kept when paid, given back on cancel', async () => {
     const boxes = await catalogAdmin.simpleProduct({ title: 'Boxes', amount: '5.00', stock: 4 });
-    const stock = async () =>
-      (await catalogAdmin.products.getProduct({ id: boxes.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const stock = () => stockOf(boxes.id);
     const lines = (quantity: number) => [{ price_id: boxes.prices[0].id, quantity }];
     expectError(await admin.post(ORDERS, { billing: US, line_items: lines(10) }), 422, 'shop_order_invalid_line_item');
     expect(await stock()).toBe(4);
@@ -126,8 +130,7 @@ describe('POST /order', () => {
 
   it("editing an order's lines moves the stock it holds: more taken (checked, 422 past the stock), fewer given back", async () => {
     const crates = await catalogAdmin.simpleProduct({ title: 'Crates', amount: '4.00', stock: 6 });
-    const stock = async () =>
-      (await catalogAdmin.products.getProduct({ id: crates.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const stock = () => stockOf(crates.id);
     for (const status of ['pending_payment', 'on_hold']) {
       const o = (await admin.post(ORDERS, { billing: US, status, line_items: [{ price_id: crates.prices[0].id, quantity: 2 }] })).body;
       expect(await stock()).toBe(4);
@@ -151,8 +154,7 @@ describe('POST /order', () => {
 
   it('an order created without lines takes the stock of the lines added later, checked; paying it keeps them', async () => {
     const wallets = await catalogAdmin.simpleProduct({ title: 'Wallets', amount: '3.00', stock: 6 });
-    const stock = async () =>
-      (await catalogAdmin.products.getProduct({ id: wallets.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const stock = () => stockOf(wallets.id);
     for (const status of ['pending_payment', 'on_hold']) {
       const empty = (await admin.post(ORDERS, { billing: US, status })).body;
       expectError(await admin.post(`${ORDERS}/${empty.id}/order_item`, { price_id: wallets.prices[0].id, quantity: 500 }), 422, 'shop_order_invalid_line_item');
@@ -170,8 +172,7 @@ describe('POST /order', () => {
 
   it('a draft an admin moves on takes its stock then (checked); refused, it stays a draft', async () => {
     const lamps = await catalogAdmin.simpleProduct({ title: 'Lamps', amount: '8.00', stock: 3 });
-    const stock = async () =>
-      (await catalogAdmin.products.getProduct({ id: lamps.id, context: 'edit', ifNoneMatch: '' }, catalogAdmin.caller)).product!.stockQuantity;
+    const stock = () => stockOf(lamps.id);
     const big = (await admin.post(ORDERS, { billing: US, status: 'checkout_draft', line_items: [{ price_id: lamps.prices[0].id, quantity: 5 }] })).body;
     expect(await stock()).toBe(3);
     expectError(await admin.patch(`${ORDERS}/${big.id}`, { status: 'processing' }), 422, 'shop_order_invalid_line_item');
