@@ -5,6 +5,7 @@ import type { DownloadPermission, NewPermission, PaidLine } from './download-rec
 const P = '"fulfillment"."download_permissions"';
 const L = '"fulfillment"."paid_order_lines"';
 const SESS = '"fulfillment"."download_sessions"';
+const R = '"fulfillment"."revoked_orders"';
 
 type Row = Record<string, unknown>;
 
@@ -26,10 +27,14 @@ function toPermission(r: Row): DownloadPermission {
 }
 
 /** All lines in one statement; a line recorded before (a redelivery, a repeated line) is kept as it is. */
+/** The lines of one paid order, unless the order was revoked meanwhile (its order_paid handled late). */
 function paidLinesInsert(lines: readonly PaidLine[]): [string, unknown[]] {
-  const tuples = lines.map(() => '(?, ?, ?, ?, ?)').join(', ');
+  const tuples = lines.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz)').join(', ');
   return [
-    `insert into ${L} ("order_id", "product_id", "variation_id", "customer_id", "paid_at") values ${tuples} on conflict do nothing`,
+    `insert into ${L} ("order_id", "product_id", "variation_id", "customer_id", "paid_at")
+     select v.* from (values ${tuples}) as v (order_id, product_id, variation_id, customer_id, paid_at)
+     where not exists (select 1 from ${R} r where r.order_id = v.order_id)
+     on conflict do nothing`,
     lines.flatMap((l) => [l.orderId, l.productId, l.variationId, l.customerId, l.paidAt]),
   ];
 }
@@ -43,10 +48,21 @@ export async function recordPaidLinesNow(reader: Reader, lines: readonly PaidLin
   if (lines.length) await reader.query(...paidLinesInsert(lines));
 }
 
-/** Forgets an order's paid lines (idempotent by itself: no transaction needed). */
-/** An order no longer paid: its paid lines and its download permissions (their open sessions with them), in one statement. */
-export async function forgetPaidOrder(reader: Reader, orderId: number): Promise<void> {
-  await reader.query(`with revoked as (delete from ${P} where "order_id" = ?) delete from ${L} where "order_id" = ?`, [orderId, orderId]);
+/**
+ * An order no longer paid: its paid lines and its download permissions (their
+ * open sessions with them) go, and it is marked revoked, in one idempotent statement.
+ */
+export async function forgetPaidOrder(reader: Reader, orderId: number, now: Date): Promise<void> {
+  await reader.query(
+    `with permissions as (delete from ${P} where "order_id" = ?), lines as (delete from ${L} where "order_id" = ?)
+     insert into ${R} ("order_id", "revoked_at") values (?, ?) on conflict do nothing`,
+    [orderId, orderId, orderId, now],
+  );
+}
+
+/** Whether the order stopped counting as paid (see forgetPaidOrder). */
+export async function isRevokedOrder(em: EntityManager, orderId: number): Promise<boolean> {
+  return (await em.execute(`select 1 from ${R} where "order_id" = ?`, [orderId])).length > 0;
 }
 
 /** Inserts the permissions that do not exist yet (one per order, product and file); returns the new ones. */

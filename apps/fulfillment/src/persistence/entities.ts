@@ -97,6 +97,16 @@ export const PaidOrderLine = defineEntity({
   },
 });
 
+/** An order that stopped counting as paid (final): an order_paid handled later grants it nothing. */
+export const RevokedOrder = defineEntity({
+  name: 'RevokedOrder',
+  tableName: 'revoked_orders',
+  properties: {
+    orderId: p.bigint('number').primary().autoincrement(false),
+    revokedAt: p.datetime(),
+  },
+});
+
 /** A customer's permission to download one file of a product bought in an order. */
 export const DownloadPermissionRow = defineEntity({
   name: 'DownloadPermissionRow',
@@ -139,6 +149,7 @@ export const entities = [
   ShippingMethodInstance,
   ConfigurationRevision,
   PaidOrderLine,
+  RevokedOrder,
   DownloadPermissionRow,
   DownloadSession,
 ];

@@ -13,6 +13,7 @@ import {
   listCustomerPermissions,
   recordPaidLines,
   forgetPaidOrder,
+  isRevokedOrder,
   recordPaidLinesNow,
 } from '../../persistence/downloads.repository';
 import { badSignature, linkExpired, permissionGone, permissionNotFound, sessionNotFound } from './errors';
@@ -74,6 +75,8 @@ export class Downloads {
 
   /** Records the order's paid lines and grants its downloads (`products`: productsOfPaidOrder). */
   async grantForPaidOrder(em: EntityManager, order: PaidOrder, products: Map<number, DownloadableProduct>): Promise<DownloadPermission[]> {
+    // Cancelled or refunded in full before this order_paid was handled (a lagging consumer): nothing to grant.
+    if (await isRevokedOrder(em, order.orderId)) return [];
     await recordPaidLines(em, paidLines(order));
     if (!order.customerId) return [];
     const now = this.deps.now();
@@ -111,7 +114,7 @@ export class Downloads {
    * final), and bundle syncs walk past it (they grant to past paid orders).
    */
   async forgetPaidOrder(orderId: number): Promise<void> {
-    await forgetPaidOrder(this.deps.db.reader, orderId);
+    await forgetPaidOrder(this.deps.db.reader, orderId, this.deps.now());
   }
 
   async listForCustomer(customerId: number, page: number, perPage: number) {
