@@ -256,6 +256,36 @@ describe('POST /checkout/place', () => {
     expect(late.body.order_id).toBe(a.body.order_id);
   });
 
+  it('a cart placed in parallel under a different Idempotency-Key per request makes one order, and the coupon is used once', async () => {
+    const once = await createCoupon(admin, 'PARALLEL5', { discount_type: 'percent', amount: '5', usage_limit: 5 });
+    const c = await shopper(mug, 1);
+    expect((await c.post('/shop/v1/checkout/coupon/apply', { coupon_code: 'parallel5' })).status).toBe(200);
+    const stockBefore = await stockOf(mug);
+    const tabs = await Promise.all(Array.from({ length: 5 }, (_, i) => place(c, {}, { 'idempotency-key': `tab-${i}-${Date.now()}` })));
+    expect(tabs.map((t) => t.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(tabs.map((t) => t.body.order_id)).size).toBe(1);
+    expect(await stockOf(mug)).toBe(stockBefore - 1);
+    expect((await admin.get(`/shop/v1/shop_coupon/${once.id}?context=edit`)).body.meta.usage_count).toBe(1);
+  });
+
+  it('a failed order paid in parallel is charged once: the other requests are 409', async () => {
+    const c = await shopper(mug, 1);
+    const declined = await place(c, { payment_method: 'test_card', payment_payload: DECLINED });
+    expectError(declined, 402, 'shop_payment_declined');
+    const orderId = declined.body.data.order_id;
+    const orderKey = (await admin.get(`/shop/v1/order/${orderId}`)).body.order_key;
+    const payments = await Promise.all(
+      Array.from({ length: 6 }, () => c.post('/shop/v1/checkout/pay-order', { order_id: orderId, order_key: orderKey, payment_method: 'test_card', payment_payload: GOOD })),
+    );
+    const paid = payments.filter((p) => p.status === 200);
+    expect(paid).toHaveLength(1);
+    for (const p of payments.filter((r) => r.status !== 200)) {
+      expect([p.status, ['shop_checkout_in_progress', 'shop_order_already_paid'].includes(p.body.code)]).toEqual([409, true]);
+    }
+    const order = (await admin.get(`/shop/v1/order/${orderId}`)).body;
+    expect(order).toMatchObject({ paid_status: 'paid', transaction_id: paid[0].body.transaction_id });
+  });
+
   it('two tabs placing the last unit make one order: a twin refused by the stock its twin holds replays that order', async () => {
     const last = await seed.simpleProduct({ title: 'Last one', amount: '4.00', stock: 1 });
     const c = await shopper(last, 1);

@@ -129,6 +129,18 @@ export async function retireCheckoutKey(em: EntityManager, id: string): Promise<
   await em.execute(`update ${T.checkouts} set checkout_key = left(checkout_key, 27) || ':' || id where id = ?`, [id]);
 }
 
+/** The placement of a cart revision, running, awaiting its action step or done (at most one: checkouts_placement_of_cart). */
+export async function findPlacementOfCart(reader: Reader, cartId: string, revision: number): Promise<CheckoutRecord | null> {
+  return toRecord(
+    (
+      await reader.query<Row>(
+        `select * from ${T.checkouts} where cart_id = ? and cart_revision = ? and kind = 'place' and status in ('open', 'action', 'succeeded')`,
+        [cartId, revision],
+      )
+    )[0],
+  );
+}
+
 /** Leases one open saga at `step` that nobody holds (a retry settling it); false when someone does, it moved on or finished. */
 export async function leaseCheckout(em: EntityManager, id: string, step: string, now: Date, leaseUntil: Date): Promise<boolean> {
   const rows = await em.execute(

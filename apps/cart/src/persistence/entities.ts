@@ -58,7 +58,18 @@ export const Checkout = defineEntity({
       expression: `create index "checkouts_action_order_idx" on "cart"."checkouts" ("order_id") where "status" = 'action'`,
     },
   ],
-  uniques: [{ name: 'checkouts_checkout_key_key', properties: ['checkoutKey'] }],
+  uniques: [
+    { name: 'checkouts_checkout_key_key', properties: ['checkoutKey'] },
+    // One placement of a cart revision (running, awaiting its action step, or done), one running payment of an order (0004).
+    {
+      name: 'checkouts_placement_of_cart',
+      expression: `create unique index "checkouts_placement_of_cart" on "cart"."checkouts" ("cart_id", "cart_revision") where "kind" = 'place' and "status" in ('open', 'action', 'succeeded')`,
+    },
+    {
+      name: 'checkouts_open_payment_of_order',
+      expression: `create unique index "checkouts_open_payment_of_order" on "cart"."checkouts" ("order_id") where "kind" = 'pay' and "status" = 'open'`,
+    },
+  ],
   properties: {
     id: p.string().length(36).primary(),
     checkoutKey: p.string().length(64),

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { conflict, invalidParams, unprocessable } from '@storefront/errors';
+import { conflict, DomainError, invalidParams, unprocessable } from '@storefront/errors';
 import { fromMinor } from '@storefront/money';
-import { insertCheckout, touchCheckoutCart } from '../../persistence/checkouts.repository';
+import { finishCheckout, insertCheckout, touchCheckoutCart } from '../../persistence/checkouts.repository';
 import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
 import type { OrderView } from '../ports';
@@ -118,9 +118,19 @@ export class OrderPayments {
     const lease = new Date(now.getTime() + this.deps.config.CHECKOUT_RECOVERY_AFTER_SECONDS * 1000);
     const inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
     if (!inserted) {
+      // Its key's first request, or (checkouts_open_payment_of_order) another payment of this order still running.
       const twin = await this.place.previous(checkout.checkoutKey, input.requestHash);
-      if (!twin) throw conflict('shop_checkout_in_progress', 'This payment is still being processed; retry shortly.');
+      if (!twin) throw conflict('shop_checkout_in_progress', 'A payment of this order is still being processed; retry shortly.');
       return { result: await this.place.replay(twin), replayed: true };
+    }
+    // Read again now that this is the order's one running payment: one that finished just before
+    // (it paid the order after the read above) must not be followed by a second charge.
+    try {
+      assertPayable(await this.deps.orders!.getOrderForPayment(order.id, input.orderKey, actor));
+    } catch (err) {
+      const e = DomainError.is(err) ? err : new DomainError('shop_internal_error', 500, 'Internal server error.');
+      await finishCheckout(this.deps.db.reader, checkout.id, 'failed', { error: { code: e.code, status: e.status, message: e.message, data: e.data ?? {} } }, this.deps.now());
+      throw err;
     }
     return { result: unwrap(await this.saga.payExisting(checkout, actor, input.payloadJson)), replayed: false };
   }

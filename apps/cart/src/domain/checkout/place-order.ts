@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DomainError, invalidParams, replayedError, unprocessable } from '@storefront/errors';
-import { findCheckoutByKey, insertCheckout, leaseCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
+import { findCheckoutByKey, findPlacementOfCart, insertCheckout, leaseCheckout, retireCheckoutKey } from '../../persistence/checkouts.repository';
 import type { CartRecord } from '../../persistence/cart-record';
 import type { Actor } from '../actor';
 import { assertStock } from '../cart/stock-rules';
@@ -115,6 +115,10 @@ export class PlaceOrder {
     if (!inserted) {
       const twin = await this.previous(key, input.requestHash);
       if (twin) return { result: await this.replayOrSettle(twin, actor, input.payloadJson), replayed: true, session };
+      // Another request placed (or is placing) this very cart under another key (a second tab, a
+      // client that makes a key per click): one order per cart, so that placement answers.
+      const sibling = await findPlacementOfCart(this.deps.db.reader, cart.id, cart.revision);
+      if (sibling) return { result: await this.replay(sibling), replayed: true, session };
       // Its earlier checkout was over a day old and has just been retired: this one takes the key.
       inserted = await insertCheckout(this.deps.db.reader, checkout, lease, now);
       if (!inserted) throw new DomainError('shop_checkout_in_progress', 409, 'This checkout is still being processed; retry shortly.');
