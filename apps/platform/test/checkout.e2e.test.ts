@@ -264,7 +264,7 @@ describe('POST /checkout/place', () => {
     const tabs = await Promise.all(Array.from({ length: 5 }, (_, i) => place(c, {}, { 'idempotency-key': `tab-${i}-${Date.now()}` })));
     expect(tabs.map((t) => t.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(tabs.map((t) => t.body.order_id)).size).toBe(1);
-    expect(await stockOf(mug)).toBe(stockBefore - 1);
+    expect(await stockOf(mug)).toBe(stockBefore! - 1);
     expect((await admin.get(`/shop/v1/shop_coupon/${once.id}?context=edit`)).body.meta.usage_count).toBe(1);
   });
 

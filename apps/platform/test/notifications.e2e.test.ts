@@ -83,6 +83,21 @@ describe('welcome and password-reset emails through a real SMTP server', () => {
     }
   });
 
+  it('a customer an admin creates without a password is told so and sent a link to set one, which signs them in', async () => {
+    expect((await admin.post('/shop/v1/customer', { email: 'gina@example.com', username: 'gina' })).status).toBe(201);
+    const welcome = await until(() => smtp.to('gina@example.com').find((m) => /welcome/i.test(m.subject)));
+    expect(welcome.text).toContain('separate email with a link to set your password');
+    const reset = await until(() => smtp.to('gina@example.com').find((m) => /reset/i.test(m.subject)));
+    const link = new URL(/https?:\/\/\S+/.exec(reset.text)![0]);
+    const set = await guest().post('/shop/v1/auth/reset-password', { key: link.searchParams.get('key'), login: link.searchParams.get('login'), password: 'gina-own-pass-1' });
+    expect(set.status).toBe(200);
+    expect((await guest().post('/shop/v1/auth/login', { username: 'gina', password: 'gina-own-pass-1' })).status).toBe(200);
+    // One with a password chosen by the admin gets no such link.
+    expect((await admin.post('/shop/v1/customer', { email: 'hal@example.com', username: 'hal', password: 'hal-pass-123' })).status).toBe(201);
+    const plain = await until(() => smtp.to('hal@example.com').find((m) => /welcome/i.test(m.subject)));
+    expect(plain.text).not.toContain('set your password');
+  });
+
   it('runs the whole reset flow: request -> email -> link -> new password; old refused; key single-use', async () => {
     await customer('rita@example.com');
     await guest().post('/shop/v1/auth/forgot-password', { email: 'rita@example.com' });

@@ -62,7 +62,7 @@ export async function loginFromEmail(em: EntityManager, email: string): Promise<
 }
 
 /** customer_created (welcome email, stats), in the transaction that created the account. */
-export function recordCustomerCreated(em: EntityManager, user: User, source: 'registration' | 'admin'): void {
+export function recordCustomerCreated(em: EntityManager, user: User, source: 'registration' | 'admin', passwordGenerated = false): void {
   recordEvent(em, CustomerEvents.customerCreated, {
     userId: user.id,
     email: user.email,
@@ -70,5 +70,6 @@ export function recordCustomerCreated(em: EntityManager, user: User, source: 're
     firstName: user.firstName,
     lastName: user.lastName,
     source,
+    passwordGenerated,
   });
 }

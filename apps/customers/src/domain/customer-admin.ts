@@ -12,6 +12,7 @@ import {
   type UserListQuery,
 } from '../persistence/users.repository';
 import { insertAccount, recordCustomerCreated } from './accounts';
+import { enqueueResetRequest } from '../persistence/password-reset.repository';
 import { applyMetaUpdates, type MetaUpdate } from './meta';
 import { hashPassword, scryptParams } from './passwords';
 import { CUSTOMER_ROLE, isKnownRole } from '@storefront/access';
@@ -100,7 +101,10 @@ export class CustomerAdmin {
         shipping: fields.shipping,
         meta: applyMetaUpdates([], fields.meta ?? []),
       });
-      recordCustomerCreated(em, user, 'admin');
+      // A generated password is never shown: the customer gets a link to set their own (the reset email).
+      const generated = !fields.password;
+      recordCustomerCreated(em, user, 'admin', generated);
+      if (generated) await enqueueResetRequest(em, email.toLowerCase(), this.deps.now());
       return user;
     });
   }

@@ -15,6 +15,7 @@ export function onCustomerCreated(domain: NotificationsDomain) {
               first_name: payload.firstName || payload.login,
               login: payload.login,
               account_url: sitePageUrl(site.siteUrl, '/my-account/'),
+              password_note: payload.passwordGenerated ? 'We have sent you a separate email with a link to set your password.' : '',
             },
           },
         ]

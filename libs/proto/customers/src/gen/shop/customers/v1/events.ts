@@ -17,6 +17,11 @@ export interface CustomerCreated {
   lastName: string;
   /** registration | admin */
   source: string;
+  /**
+   * Created without a password (an admin's, the password generated): the
+   * customer is sent a link to set one (a password-reset email).
+   */
+  passwordGenerated: boolean;
 }
 
 /** customer_updated: roles, credentials or profile changed; caches of the principal are stale. */
@@ -87,7 +92,7 @@ export interface PublishableKeysChanged {
 }
 
 function createBaseCustomerCreated(): CustomerCreated {
-  return { userId: 0, email: "", login: "", firstName: "", lastName: "", source: "" };
+  return { userId: 0, email: "", login: "", firstName: "", lastName: "", source: "", passwordGenerated: false };
 }
 
 export const CustomerCreated: MessageFns<CustomerCreated> = {
@@ -109,6 +114,9 @@ export const CustomerCreated: MessageFns<CustomerCreated> = {
     }
     if (message.source !== "") {
       writer.uint32(50).string(message.source);
+    }
+    if (message.passwordGenerated !== false) {
+      writer.uint32(56).bool(message.passwordGenerated);
     }
     return writer;
   },
@@ -174,6 +182,14 @@ export const CustomerCreated: MessageFns<CustomerCreated> = {
             message.source = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.passwordGenerated = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -197,6 +213,7 @@ export const CustomerCreated: MessageFns<CustomerCreated> = {
     message.firstName = object.firstName ?? "";
     message.lastName = object.lastName ?? "";
     message.source = object.source ?? "";
+    message.passwordGenerated = object.passwordGenerated ?? false;
     return message;
   },
 };
