@@ -11,6 +11,7 @@ import { catalogPort } from './grpc/ports/catalog-port';
 import { ordersPort } from './grpc/ports/orders-port';
 import { paymentsPort } from './grpc/ports/payments-port';
 import { quotePort } from './grpc/ports/quote-port';
+import { regionsPort } from './grpc/ports/regions-port';
 import { CachedSettings } from './grpc/ports/settings-port';
 import { entities } from './persistence/entities';
 import { migrations } from './persistence/migrations';
@@ -40,6 +41,7 @@ export const cartService = defineService({
       tokenSecret: config.CART_TOKEN_SECRET ?? DEV_TOKEN_SECRET,
       catalog: catalogPort(connect('catalog', config.CATALOG_GRPC_ADDR)),
       quotes: quotePort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
+      regions: regionsPort(connect('fulfillment', config.FULFILLMENT_GRPC_ADDR)),
       settings,
       payments: payments && paymentsPort(payments),
       orders: orders && ordersPort(orders),

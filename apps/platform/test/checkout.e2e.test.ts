@@ -108,6 +108,17 @@ describe('POST /checkout/place', () => {
     // An unknown gateway is named whatever else is wrong with the request.
     expectError(await c.post('/shop/v1/checkout/place', { fields: {}, payment_method: 'nope' }), 422, 'shop_checkout_invalid_gateway');
     expectError(await place(new ShopClient(stack.url)), 422, 'shop_cart_empty');
+    // A state the country's list does not hold (GET /checkout/states), or none where the country requires one.
+    const badState = await place(c, { fields: { ...US_ADDRESS, billing_state: 'XX' } });
+    expectError(badState, 422, 'shop_checkout_invalid_fields');
+    expect(badState.body.data.fields.billing_state).toMatch(/not a valid state/);
+    const noState = await place(c, { fields: { ...US_ADDRESS, billing_state: '' } });
+    expectError(noState, 422, 'shop_checkout_invalid_fields');
+    expect(noState.body.data.fields.billing_state).toMatch(/required/);
+    expectError(await c.post('/shop/v1/checkout/update', { fields: { billing_country: 'US', billing_state: 'Narnia' } }), 422, 'shop_checkout_invalid_fields');
+    // By code or by name; a country without a list takes any text.
+    expect((await c.post('/shop/v1/checkout/update', { fields: { billing_state: 'Illinois' } })).status).toBe(200);
+    expect((await c.post('/shop/v1/checkout/update', { fields: { billing_state: 'IL' } })).status).toBe(200);
     // Cash on delivery limited to local pickup: not offered, nor taken, for a flat-rate delivery.
     await admin.patch('/shop/v1/settings/payment-gateways', { config: { cod: { enable_for_methods: ['local_pickup'] } } });
     try {

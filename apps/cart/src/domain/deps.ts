@@ -1,7 +1,7 @@
 import type { Database } from '@storefront/persistence';
 import type { Logger } from 'pino';
 import type { CartConfig } from '../config';
-import type { CatalogPort, OrdersPort, PaymentsPort, QuotePort, SettingsPort } from './ports';
+import type { CatalogPort, OrdersPort, PaymentsPort, QuotePort, RegionsPort, SettingsPort } from './ports';
 
 /** What every domain module of the cart service works with. */
 export interface CartDeps {
@@ -12,6 +12,7 @@ export interface CartDeps {
   tokenSecret: string;
   catalog: CatalogPort;
   quotes: QuotePort;
+  regions: RegionsPort;
   settings: SettingsPort;
   /** Absent while PAYMENTS_GRPC_ADDR is unset (no gateways, no placing). */
   payments?: PaymentsPort;

@@ -124,6 +124,18 @@ export interface QuotePort {
   quote(input: QuoteInput): Promise<QuoteResult>;
 }
 
+/** The state field of a country's addresses (GET /checkout/states): its states, when it uses a list. */
+export interface StateField {
+  label: string;
+  required: boolean;
+  states: { code: string; name: string }[];
+}
+
+export interface RegionsPort {
+  /** null for a country nobody knows (the quote refuses it) or while fulfillment is not configured. */
+  stateField(country: string): Promise<StateField | null>;
+}
+
 export interface StoreSettingsView {
   currency: string;
   pricesIncludeTax: boolean;

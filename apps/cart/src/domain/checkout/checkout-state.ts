@@ -7,7 +7,18 @@ import type { GatewayInfo } from '../ports';
 import type { CartPricer } from '../pricing/cart-pricer';
 import { totalsKey, type Snapshot } from '../pricing/snapshot';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
-import { checkoutFields, consentCheckboxes, fieldErrors, fieldShapeProblems, fieldValueProblems, storedFieldProblems, truthy, type ConsentCheckbox, type FieldDefinition } from './fields';
+import {
+  checkoutFields,
+  consentCheckboxes,
+  fieldErrors,
+  fieldShapeProblems,
+  fieldValueProblems,
+  stateProblems,
+  storedFieldProblems,
+  truthy,
+  type ConsentCheckbox,
+  type FieldDefinition,
+} from './fields';
 
 export interface CheckoutStateView {
   snapshot: Snapshot;
@@ -98,6 +109,11 @@ export class CheckoutStates {
     }
     const stored = storedFieldProblems(fields);
     if (Object.keys(stored).length) throw invalidParams(stored);
+    // A pushed state is checked against its country's list (a country changed alone waits for its state;
+    // an empty state waits for place, which requires one where the country does).
+    const touched = (['billing', 'shipping'] as const).filter((g) => pushed[`${g}_state`]);
+    const states = touched.length ? await stateProblems(fields, this.deps.regions, touched, false) : {};
+    if (Object.keys(states).length) throw fieldErrors(states);
     // Priced before they are stored: values the quote refuses (an unknown country) are a 422, never saved.
     const priced = await this.pricer.price(cart, actor, { lookups, fields });
     // A shipping method no rate offers is not kept (the chosen rate stays the quote's), so the stored

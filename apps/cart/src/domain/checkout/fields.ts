@@ -1,5 +1,5 @@
 import { isEmailAddress, unprocessable } from '@storefront/errors';
-import type { Address } from '../ports';
+import type { Address, RegionsPort } from '../ports';
 
 export interface FieldDefinition {
   key: string;
@@ -102,14 +102,47 @@ export function fieldValueProblems(fields: Record<string, string>, only?: string
   return problems;
 }
 
+/** The order ships to its own shipping address (not the billing one): its fields are checked too. */
+export function shipsElsewhere(fields: Record<string, string>, needsShipping: boolean): boolean {
+  return needsShipping && Boolean(fields.shipping_address_1 || fields.shipping_country);
+}
+
 /** Everything placing an order needs (422 naming each missing or bad field). */
 export function requiredProblems(fields: Record<string, string>, needsShipping: boolean, termsRequired: boolean): Record<string, string> {
   const problems: Record<string, string> = fieldValueProblems(fields);
-  const shipToOther = Boolean(fields.shipping_address_1 || fields.shipping_country);
-  for (const def of checkoutFields(needsShipping && shipToOther, termsRequired)) {
+  for (const def of checkoutFields(shipsElsewhere(fields, needsShipping), termsRequired)) {
     if (!def.required || problems[def.key]) continue;
     const v = fields[def.key];
     if (def.type === 'checkbox' ? !truthy(v) : !v || !v.trim()) problems[def.key] = `${def.label} is a required field.`;
+  }
+  return problems;
+}
+
+/**
+ * The state fields of `groups` against their country's list (GET
+ * /checkout/states): a value that is neither a code nor a name of it is
+ * refused; with `requireState`, an empty one where the country requires a
+ * state too. Countries without a list take any text.
+ */
+export async function stateProblems(
+  fields: Record<string, string>,
+  regions: RegionsPort,
+  groups: ReadonlyArray<'billing' | 'shipping'>,
+  requireState: boolean,
+): Promise<Record<string, string>> {
+  const problems: Record<string, string> = {};
+  for (const group of groups) {
+    const country = fields[`${group}_country`]?.trim();
+    if (!country) continue;
+    const field = await regions.stateField(country);
+    if (!field?.states.length) continue;
+    const key = `${group}_state`;
+    const value = (fields[key] ?? '').trim().toUpperCase();
+    if (!value) {
+      if (requireState && field.required) problems[key] = `${field.label} is a required field.`;
+    } else if (!field.states.some((s) => s.code.toUpperCase() === value || s.name.toUpperCase() === value)) {
+      problems[key] = `"${fields[key].trim()}" is not a valid ${field.label.toLowerCase()} of ${country.toUpperCase()}.`;
+    }
   }
   return problems;
 }

@@ -10,7 +10,7 @@ import type { CartPricer } from '../pricing/cart-pricer';
 import type { CartSessions, SessionOutcome } from '../sessions/cart-sessions';
 import type { CheckoutStates } from './checkout-state';
 import type { CheckoutPlan, CheckoutRecord, PaymentResultView } from './checkout-record';
-import { fieldErrors, fieldShapeProblems, requiredProblems } from './fields';
+import { fieldErrors, fieldShapeProblems, requiredProblems, shipsElsewhere, stateProblems } from './fields';
 import { orderPlan } from './order-plan';
 import type { CheckoutSaga, SagaResult } from './saga';
 
@@ -146,7 +146,10 @@ export class PlaceOrder {
     const gateways = await this.states.availableGateways(actor, snapshot);
     const gateway = gateways.find((g) => g.id === input.paymentMethod);
     if (!gateway) throw unprocessable('shop_checkout_invalid_gateway', `"${input.paymentMethod}" is not an available payment method.`);
-    const problems = requiredProblems(fields, snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED);
+    const problems = {
+      ...requiredProblems(fields, snapshot.needsShipping, this.deps.config.CHECKOUT_TERMS_REQUIRED),
+      ...(await stateProblems(fields, this.deps.regions, shipsElsewhere(fields, snapshot.needsShipping) ? ['billing', 'shipping'] : ['billing'], true)),
+    };
     if (Object.keys(problems).length) throw fieldErrors(problems);
     for (const l of snapshot.lines) assertStock(l, l.quantity);
     // A gateway that reads a payload (a card) checks it now, before stock, coupons or an order are taken for it.
