@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { conflict, DomainError, invalidParams, unprocessable } from '@storefront/errors';
 import { fromMinor } from '@storefront/money';
-import { finishCheckout, insertCheckout, touchCheckoutCart } from '../../persistence/checkouts.repository';
+import { finishCheckout, insertCheckout, retireCheckoutKey, touchCheckoutCart } from '../../persistence/checkouts.repository';
 import type { Actor } from '../actor';
 import type { CartDeps } from '../deps';
 import type { OrderView } from '../ports';
@@ -125,11 +125,15 @@ export class OrderPayments {
     }
     // Read again now that this is the order's one running payment: one that finished just before
     // (it paid the order after the read above) must not be followed by a second charge.
+    // Nothing was taken or charged yet: the attempt is closed (never left for recovery to run), and a
+    // refusal is its key's answer; an outage is not (the key is let go, so a retry runs again).
     try {
       assertPayable(await this.deps.orders!.getOrderForPayment(order.id, input.orderKey, actor));
     } catch (err) {
-      const e = DomainError.is(err) ? err : new DomainError('shop_internal_error', 500, 'Internal server error.');
+      const refused = DomainError.is(err) && err.status < 500;
+      const e = refused ? err : new DomainError('shop_service_unavailable', 503, 'The order could not be read; retry shortly.');
       await finishCheckout(this.deps.db.reader, checkout.id, 'failed', { error: { code: e.code, status: e.status, message: e.message, data: e.data ?? {} } }, this.deps.now());
+      if (!refused) await retireCheckoutKey(this.deps.db.em(), checkout.id);
       throw err;
     }
     return { result: unwrap(await this.saga.payExisting(checkout, actor, input.payloadJson)), replayed: false };
