@@ -78,16 +78,7 @@ export class CheckoutStates {
   async shownGateways(actor: Actor, snapshot: Snapshot): Promise<GatewayInfo[]> {
     if (!this.deps.payments) return [];
     try {
-      return await this.deps.payments.availableGateways(
-        {
-          amount: fromMinor(snapshot.totals.total, snapshot.decimals),
-          currency: snapshot.currency,
-          hasSubscription: snapshot.hasSubscription,
-          customerId: actor.userId,
-          shippingMethod: snapshot.needsShipping ? snapshot.chosenRate : '',
-        },
-        actor,
-      );
+      return await this.availableGateways(actor, snapshot);
     } catch (err) {
       this.deps.logger.warn({ err }, 'payments did not list gateways; checkout shows none');
       return [];
